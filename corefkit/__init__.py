@@ -1,0 +1,48 @@
+"""corefkit: read, convert, check, normalize and score coreference and anaphora corpora.
+
+The public API is small and mirrors the command line::
+
+    import corefkit
+    docs = list(corefkit.read("key.conll"))            # -> Document objects
+    corefkit.write(docs, "copy.conll")
+    report = corefkit.score("key.conll", "response.conll")
+    print(report.metrics["muc"].f1)
+
+Heavy modules (networkx, scipy) are imported only when these functions are used.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterable, Iterator
+
+    from corefkit.model import Document
+    from corefkit.scoring.report import ScoreReport
+
+
+def read(path: Any, format: str | None = None, **options: Any) -> Iterator[Document]:
+    """Read documents from a file, a directory or ``"-"`` (standard input), one at a time."""
+    from corefkit.converters.registry import read as _read
+
+    return _read(path, format=format, **options)
+
+
+def write(documents: Iterable[Document], path: Any, format: str | None = None, **options: Any):
+    """Write documents to a file (atomically) or ``"-"``; returns the conversion report."""
+    from corefkit.converters.registry import write as _write
+
+    return _write(documents, path, format=format, **options)
+
+
+def score(key: Any, response: Any, metrics: Any = None, **options: Any) -> ScoreReport:
+    """Score a response against a key (paths or iterables of documents)."""
+    from corefkit.scoring.api import score as _score
+
+    return _score(key, response, metrics=metrics, **options)
+
+
+__all__ = ["__version__", "read", "score", "write"]

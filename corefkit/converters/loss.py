@@ -1,0 +1,210 @@
+"""Capabilities of formats and the loss records a conversion leaves behind.
+
+A format declares which model features it can hold (the capability matrix of
+``formats/README.md``). Before a writer emits a document, :func:`find_losses` walks it and
+reports, for every feature present that the target lacks, how many objects are affected,
+where the first ones are, and what the writer does with them. Nothing is dropped without a
+record; ``fail_on_loss`` turns the records into an error before the output file appears.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from corefkit.errors import Repair
+from corefkit.model import IDENTITY, Document, Mention
+
+# Feature names, in the order of the capability matrix.
+FEATURES: dict[str, str] = {
+    "singletons": "entities with a single mention",
+    "discontinuous": "discontinuous mentions",
+    "zeros": "zero mentions (on empty nodes)",
+    "crossing_same_entity": "crossing mentions of the same entity",
+    "cross_sentence": "mentions that cross a sentence boundary",
+    "heads": "mention heads",
+    "min_spans": "minimum spans",
+    "split_antecedents": "split antecedents (accommodated sets)",
+    "bridging": "bridging relations",
+    "discourse_deixis": "discourse-deixis layer",
+    "non_referring": "non-referring markables",
+    "unlinked_mentions": "mentions without an entity",
+    "mention_attributes": "mention attributes",
+    "entity_attributes": "entity attributes",
+    "metadata": "document metadata",
+    "speakers": "speakers",
+    "parts": "document parts",
+}
+
+# Attribute keys that hold identifiers rather than annotation: renumbering them is reported
+# through the id maps of a conversion, not as lost attributes.
+ID_ATTRIBUTES = frozenset({"original_id", "conll_id", "markable_id"})
+
+
+def user_attributes(attrs: dict) -> list[str]:
+    """The attribute names that carry annotation (not ids, not ``_``-prefixed bookkeeping)."""
+    return [k for k in attrs if k not in ID_ATTRIBUTES and not k.startswith("_")]
+
+
+@dataclass
+class LossRecord:
+    """``count`` objects of ``feature`` could not be carried; ``action`` says what happened."""
+
+    feature: str
+    count: int
+    action: str  # dropped | approximated | moved
+    examples: list[str] = field(default_factory=list)
+    document: str | None = None
+
+    def __str__(self) -> str:
+        what = FEATURES.get(self.feature, self.feature)
+        where = f" in {self.document}" if self.document else ""
+        ex = f" (first: {'; '.join(self.examples)})" if self.examples else ""
+        return f"{self.count} {what} {self.action}{where}{ex}"
+
+
+@dataclass
+class ConversionReport:
+    """What a read/write run did: documents, repairs, losses and renumbered ids."""
+
+    documents: int = 0
+    repairs: list[Repair] = field(default_factory=list)
+    losses: list[LossRecord] = field(default_factory=list)
+    id_maps: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def loss_totals(self) -> dict[str, int]:
+        totals: dict[str, int] = {}
+        for record in self.losses:
+            totals[record.feature] = totals.get(record.feature, 0) + record.count
+        return totals
+
+    def merge(self, other: ConversionReport) -> None:
+        self.documents += other.documents
+        self.repairs.extend(other.repairs)
+        self.losses.extend(other.losses)
+        self.id_maps.update(other.id_maps)
+
+
+MAX_EXAMPLES = 5
+
+
+def describe_mention(doc: Document, mention: Mention) -> str:
+    """``tokens 3-5 'the old man' (line 12)`` — a location a person can find."""
+    if not mention.tokens:
+        span = "no tokens"
+    elif mention.is_contiguous:
+        span = f"tokens {mention.start}-{mention.end}"
+    else:
+        span = "tokens " + ",".join(f"{a}-{b}" for a, b in mention.parts())
+    text = doc.text(mention) if mention.tokens else ""
+    if len(text) > 40:
+        text = text[:37] + "..."
+    line = f", line {mention.line}" if mention.line is not None else ""
+    return f"{span} {text!r}{line}"
+
+
+def _detectors(doc: Document) -> dict[str, Callable[[], list[str]]]:
+    """For each feature, a function listing descriptions of the objects that have it."""
+
+    def mentions_where(pred: Callable[[Mention], bool]) -> list[str]:
+        return [describe_mention(doc, m) for m in doc.sorted_mentions() if pred(m)]
+
+    def singletons() -> list[str]:
+        found = []
+        for entity in doc.entities_in(IDENTITY):
+            ms = doc.mentions_of(entity)
+            if len(ms) == 1:
+                found.append(describe_mention(doc, ms[0]))
+        return found
+
+    def crossing_same_entity() -> list[str]:
+        return [describe_mention(doc, m) for m in crossing_same_entity_mentions(doc)]
+
+    def cross_sentence(m: Mention) -> bool:
+        return bool(m.tokens) and doc.tokens[m.start].sentence != doc.tokens[m.end].sentence
+
+    def split_antecedents() -> list[str]:
+        return [f"entity {s.member.id} in set {s.set_entity.id}" for s in doc.memberships()]
+
+    def bridging() -> list[str]:
+        return [describe_mention(doc, b.anaphor) for b in doc.bridging()]
+
+    def entity_attributes() -> list[str]:
+        return [f"entity {e.id}" for e in doc.entities if user_attributes(e.attrs)]
+
+    def metadata() -> list[str]:
+        return sorted(doc.meta)
+
+    def speakers() -> list[str]:
+        found = [f"sentence {s.index}" for s in doc.sentences if s.speaker]
+        found += [f"token {t.index}" for t in doc.tokens if t.speaker]
+        return found
+
+    def parts() -> list[str]:
+        _, part = doc.pair_key()
+        return [] if part == "0" else [f"part {doc.part}"]
+
+    return {
+        "singletons": singletons,
+        "discontinuous": lambda: mentions_where(lambda m: not m.is_contiguous),
+        "zeros": lambda: mentions_where(lambda m: any(doc.tokens[t].is_empty for t in m.tokens)),
+        "crossing_same_entity": crossing_same_entity,
+        "cross_sentence": lambda: mentions_where(cross_sentence),
+        "heads": lambda: mentions_where(lambda m: m.head is not None and not m.head_derived),
+        "min_spans": lambda: mentions_where(lambda m: m.min_tokens is not None and not m.min_derived),
+        "split_antecedents": split_antecedents,
+        "bridging": bridging,
+        "discourse_deixis": lambda: mentions_where(lambda m: m.layer != IDENTITY),
+        "non_referring": lambda: mentions_where(lambda m: m.nonref is not None),
+        "unlinked_mentions": lambda: mentions_where(
+            lambda m: m.nonref is None and m.layer == IDENTITY and doc.entity_of(m) is None),
+        "mention_attributes": lambda: mentions_where(lambda m: bool(user_attributes(m.attrs))),
+        "entity_attributes": entity_attributes,
+        "metadata": metadata,
+        "speakers": speakers,
+        "parts": parts,
+    }
+
+
+def crossing_same_entity_mentions(doc: Document) -> list[Mention]:
+    """Later mentions of pairs of same-entity mentions that cross (overlap, neither inside)."""
+    later: list[Mention] = []
+    for entity in doc.entities:
+        ms = doc.mentions_of(entity)  # sorted by start, longer first
+        reach: list[Mention] = []  # earlier mentions still open
+        for m in ms:
+            reach = [a for a in reach if a.end >= m.start]
+            if any(a.start < m.start <= a.end < m.end for a in reach):
+                later.append(m)
+            reach.append(m)
+    later.sort(key=lambda m: (m.start, -m.end, m.id))
+    return later
+
+
+def find_losses(
+    doc: Document,
+    capabilities: Iterable[str],
+    actions: dict[str, str] | None = None,
+) -> list[LossRecord]:
+    """Loss records for every feature of ``doc`` that ``capabilities`` does not include.
+
+    ``actions`` overrides the default action (``dropped``) per feature.
+    """
+    can = set(capabilities)
+    actions = actions or {}
+    records = []
+    for feature, detect in _detectors(doc).items():
+        if feature in can:
+            continue
+        found = detect()
+        if found:
+            records.append(LossRecord(
+                feature=feature, count=len(found), action=actions.get(feature, "dropped"),
+                examples=found[:MAX_EXAMPLES], document=doc.name,
+            ))
+    return records
+
+
+def features_present(doc: Document) -> dict[str, int]:
+    """How many objects of each feature the document has (for ``stats`` and tests)."""
+    return {feature: len(detect()) for feature, detect in _detectors(doc).items()}

@@ -1,0 +1,86 @@
+"""The corefkit exception hierarchy and the records readers and writers leave behind.
+
+Every error a user can cause derives from :class:`CorefkitError`; the CLI turns it into one
+line on stderr and a non-zero exit code. Irregularities that a reader repairs instead of
+rejecting become :class:`Repair` records (see ``formats/README.md``: accepted, repaired,
+rejected).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class CorefkitError(Exception):
+    """Base class of every error corefkit raises on purpose."""
+
+
+class UsageError(CorefkitError):
+    """A request that cannot be carried out as asked (unknown metric, format, option)."""
+
+
+class ModelError(CorefkitError):
+    """An operation that would break an invariant of the document model."""
+
+
+class FormatError(CorefkitError):
+    """Malformed input, located in its file.
+
+    ``check`` is a stable identifier such as ``conll.unbalanced-close``; the message says what
+    was found, what was expected and, where possible, what to do.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        check: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.check = check
+
+    def __str__(self) -> str:
+        where = location(self.file, self.line, self.column)
+        text = f"{where}: {self.message}" if where else self.message
+        if self.check:
+            text += f" ({self.check})"
+        return text
+
+
+class LossError(CorefkitError):
+    """A conversion would lose information and the caller asked to fail instead."""
+
+
+def location(file: str | None, line: int | None = None, column: int | None = None) -> str:
+    """``file:line:column`` with the missing parts left out."""
+    parts = [str(p) for p in (file, line, column) if p is not None]
+    return ":".join(parts)
+
+
+@dataclass(frozen=True)
+class Repair:
+    """Something a reader or writer changed so that the model could hold it, or warned about.
+
+    ``action`` says what was done (``kept``, ``dropped``, ``renamed``, ...).
+    """
+
+    check: str
+    message: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    document: str | None = None
+    action: str = "kept"
+
+    def __str__(self) -> str:
+        where = location(self.file, self.line, self.column)
+        head = f"{where}: " if where else ""
+        doc = f" [document {self.document}]" if self.document else ""
+        return f"{head}warning: {self.message} ({self.check}){doc}"

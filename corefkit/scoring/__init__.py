@@ -1,0 +1,1 @@
+"""Scoring: alignment, partitions, metric families and report objects."""

@@ -1,0 +1,115 @@
+"""Alignment of key and response mentions into one index space (exact matching).
+
+A document is first reduced to :class:`DocumentMentions` — its identity chains as lists of
+mention match keys — so that scoring never keeps whole documents in memory. Two of them are
+then aligned: every distinct key mention gets an index, a response mention with the same
+extent gets the same index, other response mentions get new ones.
+
+Repeated mentions follow the reference scorer v8.01 (``IdentifMentions``): a response
+mention whose extent already occurred in an earlier response entity is removed, and an
+entity left empty by that disappears; the number removed is reported. The reference does
+this only when the repeated extent is also a key mention and otherwise keeps both copies
+under one id (in two chains); corefkit removes every repeat, which only changes precision
+denominators in that case and keeps the response a partition. Unlike the reference, the
+count never carries over from one document or metric to the next, and no file is refused.
+A repeated key extent keeps its first occurrence, also with a count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+from corefkit.model import IDENTITY, Document, Mention
+from corefkit.scoring.partition import Partition
+
+MatchKey = Hashable
+
+
+def match_key(mention: Mention) -> MatchKey:
+    """Exact-match key: the extent (first, last) of a contiguous mention, else its tokens."""
+    if mention.is_contiguous:
+        return (mention.start, mention.end)
+    return mention.tokens
+
+
+@dataclass
+class DocumentMentions:
+    """What scoring needs of one document: its identity chains as match keys."""
+
+    name: str
+    pair_key: tuple[str, str]
+    clusters: list[list[MatchKey]]
+    n_tokens: int
+    file: str | None = None
+    line: int | None = None
+
+
+def document_mentions(doc: Document) -> DocumentMentions:
+    """The identity chains of a document (non-pseudo entities), in entity order."""
+    clusters = [[match_key(m) for m in doc.mentions_of(e)] for e in doc.entities_in(IDENTITY)]
+    return DocumentMentions(doc.name, doc.pair_key(), clusters, len(doc.tokens), doc.file, doc.line)
+
+
+@dataclass
+class AlignedDocument:
+    """Key and response partitions of one document over a shared mention index space."""
+
+    name: str
+    key: Partition
+    response: Partition
+    mention_keys: list[MatchKey]                 # index -> match key
+    key_repeats: int = 0
+    response_repeats: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> AlignedDocument:
+    """Align by identical extents; ``response=None`` scores a document the response lacks."""
+    index: dict[MatchKey, int] = {}
+    key_clusters: list[list[int]] = []
+    key_repeats = 0
+    for cluster in key.clusters:
+        members = []
+        for mk in cluster:
+            if mk in index:
+                key_repeats += 1
+                continue
+            index[mk] = len(index)
+            members.append(index[mk])
+        key_clusters.append(members)
+    response_clusters: list[list[int]] = []
+    response_repeats = 0
+    if response is not None:
+        seen: set[MatchKey] = set()
+        for cluster in response.clusters:
+            members = []
+            for mk in cluster:
+                if mk in seen:
+                    response_repeats += 1
+                    continue
+                seen.add(mk)
+                i = index.get(mk)
+                if i is None:
+                    i = index[mk] = len(index)
+                members.append(i)
+            response_clusters.append(members)
+    notes = []
+    if key_repeats:
+        notes.append(f"{key.name}: {key_repeats} repeated key mentions ignored "
+                     "(the same extent in two key entities)")
+    if response_repeats:
+        notes.append(f"{key.name}: {response_repeats} repeated response mentions removed "
+                     "(the same extent in two response entities; reference-scorer rule)")
+    if response is not None and response.n_tokens != key.n_tokens:
+        notes.append(f"{key.name}: the key has {key.n_tokens} tokens, the response "
+                     f"{response.n_tokens}; mentions are matched by token position")
+    return AlignedDocument(
+        key.name,
+        Partition.from_clusters(key_clusters),
+        Partition.from_clusters(response_clusters),
+        list(index),
+        key_repeats,
+        response_repeats,
+        notes,
+    )

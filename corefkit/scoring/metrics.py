@@ -1,0 +1,316 @@
+"""The standard coreference metrics as pure functions of two partitions.
+
+Each metric takes the key and response :class:`Partition` of one document (and optionally
+their precomputed :class:`Contingency`) and returns additive counts — numerators and
+denominators as exact fractions — so that a corpus score is the sum of its documents' counts
+(the semantics of the reference scorer, Pradhan et al. 2014). Every formula is written over
+the contingency table n_ij = |K_i ∩ R_j|; nothing enumerates mention pairs.
+
+Notation: K_i key entities, R_j response entities, n_ij = |K_i ∩ R_j|.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from corefkit.scoring.partition import Contingency, Partition, contingency
+
+Number = int | Fraction
+
+
+def _ratio(num: Number, den: Number) -> Fraction:
+    return Fraction(num) / den if den else Fraction(0)
+
+
+def harmonic(p: Fraction, r: Fraction) -> Fraction:
+    """F1 = 2PR / (P + R), 0 when both are 0 (reference scorer ``ShowRPF``)."""
+    return 2 * p * r / (p + r) if p + r else Fraction(0)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Recall and precision as numerator/denominator pairs; ``+`` adds documents."""
+
+    recall_num: Number = 0
+    recall_den: Number = 0
+    precision_num: Number = 0
+    precision_den: Number = 0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(
+            self.recall_num + other.recall_num, self.recall_den + other.recall_den,
+            self.precision_num + other.precision_num, self.precision_den + other.precision_den,
+        )
+
+    @property
+    def recall(self) -> Fraction:
+        return _ratio(self.recall_num, self.recall_den)
+
+    @property
+    def precision(self) -> Fraction:
+        return _ratio(self.precision_num, self.precision_den)
+
+    @property
+    def f1(self) -> Fraction:
+        return harmonic(self.precision, self.recall)
+
+
+@dataclass(frozen=True)
+class BlancCounts:
+    """BLANC's coreference-link and non-coreference-link counts (Luo et al. 2014)."""
+
+    coref: Counts = field(default_factory=Counts)
+    noncoref: Counts = field(default_factory=Counts)
+
+    def __add__(self, other: BlancCounts) -> BlancCounts:
+        return BlancCounts(self.coref + other.coref, self.noncoref + other.noncoref)
+
+    def _parts(self) -> tuple[Fraction, Fraction, Fraction]:
+        """(R, P, F) by the reference scorer's rule for absent link types.
+
+        When the key has no coreference links only the non-coreference part counts, and vice
+        versa (``ComputeBLANCFromCounts`` in the reference scorer v8.01); with neither, all
+        three are 0. The UA-family scorers average with a 0 part instead (DISAGREEMENTS.md
+        item 2); corefkit follows the reference.
+        """
+        c, n = self.coref, self.noncoref
+        if c.recall_den == 0 and n.recall_den == 0:
+            return Fraction(0), Fraction(0), Fraction(0)
+        if c.recall_den == 0:
+            return n.recall, n.precision, n.f1
+        if n.recall_den == 0:
+            return c.recall, c.precision, c.f1
+        return ((c.recall + n.recall) / 2, (c.precision + n.precision) / 2, (c.f1 + n.f1) / 2)
+
+    @property
+    def recall(self) -> Fraction:
+        return self._parts()[0]
+
+    @property
+    def precision(self) -> Fraction:
+        return self._parts()[1]
+
+    @property
+    def f1(self) -> Fraction:
+        return self._parts()[2]
+
+
+# ---------------------------------------------------------------------------- helpers
+def _pairs(n: np.ndarray) -> np.ndarray:
+    """n choose 2, elementwise."""
+    return n * (n - 1) // 2
+
+
+def _grouped_sum(numerators: np.ndarray, denominators: np.ndarray) -> Fraction:
+    """Σ numerators[i] / denominators[i] exactly, with one Fraction per distinct denominator."""
+    if len(numerators) == 0:
+        return Fraction(0)
+    dens, inverse = np.unique(denominators, return_inverse=True)
+    sums = np.zeros(len(dens), dtype=np.int64)
+    np.add.at(sums, inverse, numerators)
+    total = Fraction(0)
+    for num, den in zip(sums.tolist(), dens.tolist()):
+        if num:
+            total += Fraction(num, den)
+    return total
+
+
+def _table(key: Partition, response: Partition, table: Contingency | None) -> Contingency:
+    return table if table is not None else contingency(key, response)
+
+
+# ---------------------------------------------------------------------------- metrics
+def mentions(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
+    """Mention identification: how many key mentions the response has, exactly."""
+    matched = len(np.intersect1d(key.mentions, response.mentions, assume_unique=True))
+    return Counts(matched, key.n_mentions, matched, response.n_mentions)
+
+
+def muc(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
+    """MUC (Vilain et al. 1995): links.
+
+    Recall = Σ_i (|K_i| − p(K_i)) / Σ_i (|K_i| − 1), where p(K_i) is the number of parts the
+    response splits K_i into (missing mentions as parts of their own); the numerator equals
+    Σ_ij (n_ij − 1) over non-empty intersections, which is also the precision numerator.
+    Documents without key links give recall 0 (0/0), as in the reference scorer.
+    """
+    t = _table(key, response, table)
+    correct = int((t.pair_common - 1).sum())
+    key_links = int((t.key_sizes - 1).sum())
+    response_links = int((t.response_sizes - 1).sum())
+    return Counts(correct, key_links, correct, response_links)
+
+
+def bcub(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
+    """B³ (Bagga & Baldwin 1998) over all mentions, twinless ones included.
+
+    Recall = Σ_ij n_ij² / |K_i| over Σ_i |K_i|; precision = Σ_ij n_ij² / |R_j| over Σ_j |R_j|.
+    """
+    t = _table(key, response, table)
+    squares = t.pair_common ** 2
+    recall_num = _grouped_sum(squares, t.key_sizes[t.pair_key])
+    precision_num = _grouped_sum(squares, t.response_sizes[t.pair_response])
+    return Counts(recall_num, int(t.key_sizes.sum()), precision_num, int(t.response_sizes.sum()))
+
+
+def _ceaf(t: Contingency, entity_based: bool) -> Fraction:
+    """Σ φ over the optimal one-to-one alignment of key and response entities (Luo 2005).
+
+    φ3(K, R) = |K ∩ R| (mention-based), φ4(K, R) = 2|K ∩ R| / (|K| + |R|) (entity-based).
+    Entities that share no mention have φ = 0, so the optimum decomposes over the connected
+    components of the overlap graph; each component is solved with the Hungarian algorithm
+    (``scipy.optimize.linear_sum_assignment``). The total is summed exactly as fractions.
+    """
+    if len(t.pair_common) == 0:
+        return Fraction(0)
+    nk = len(t.key_sizes)
+    components = _components(t.pair_key, t.pair_response + nk, nk + len(t.response_sizes))
+    comp_of_pair = components[t.pair_key]
+    order = np.argsort(comp_of_pair, kind="stable")
+    bounds = np.flatnonzero(np.diff(comp_of_pair[order])) + 1
+    total = Fraction(0)
+    for group in np.split(order, bounds):
+        keys = t.pair_key[group]
+        resps = t.pair_response[group]
+        common = t.pair_common[group]
+        if len(group) == 1:
+            total += _phi(int(common[0]), int(t.key_sizes[keys[0]]),
+                          int(t.response_sizes[resps[0]]), entity_based)
+            continue
+        total += _assign(keys, resps, common, t, entity_based)
+    return total
+
+
+def _phi(common: int, key_size: int, response_size: int, entity_based: bool) -> Fraction:
+    if entity_based:
+        return Fraction(2 * common, key_size + response_size)
+    return Fraction(common)
+
+
+def _assign(keys: np.ndarray, resps: np.ndarray, common: np.ndarray, t: Contingency,
+            entity_based: bool) -> Fraction:
+    from scipy.optimize import linear_sum_assignment
+
+    rows, row_index = np.unique(keys, return_inverse=True)
+    cols, col_index = np.unique(resps, return_inverse=True)
+    if entity_based:
+        denominators = (t.key_sizes[keys] + t.response_sizes[resps]).astype(np.int64)
+        scale = 1
+        for d in np.unique(denominators).tolist():  # lcm, to solve on exact integers
+            scale = scale * d // np.gcd(scale, d)
+            if scale > 2**40:
+                break
+        if scale <= 2**40:
+            weights = 2 * common * (scale // denominators)
+        else:  # astronomically many distinct sizes: solve on floats, sum exactly below
+            weights = 2 * common / denominators
+    else:
+        weights = common
+    matrix = np.zeros((len(rows), len(cols)), dtype=np.float64)
+    matrix[row_index, col_index] = weights
+    chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
+    lookup = {(int(r), int(c)): i for i, (r, c) in enumerate(zip(row_index, col_index))}
+    total = Fraction(0)
+    for r, c in zip(chosen_rows.tolist(), chosen_cols.tolist()):
+        i = lookup.get((r, c))
+        if i is not None:
+            total += _phi(int(common[i]), int(t.key_sizes[keys[i]]),
+                          int(t.response_sizes[resps[i]]), entity_based)
+    return total
+
+
+def _components(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    """Connected-component label of each of ``n`` nodes given edges a[i]–b[i]."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    graph = coo_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(n, n))
+    _, labels = connected_components(graph, directed=False)
+    return labels
+
+
+def ceafm(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
+    """Mention-based CEAF: Σ φ3 over Σ|K_i| (recall) and Σ|R_j| (precision)."""
+    t = _table(key, response, table)
+    similarity = _ceaf(t, entity_based=False)
+    return Counts(similarity, int(t.key_sizes.sum()), similarity, int(t.response_sizes.sum()))
+
+
+def ceafe(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
+    """Entity-based CEAF: Σ φ4 over the number of key (recall) and response entities."""
+    t = _table(key, response, table)
+    similarity = _ceaf(t, entity_based=True)
+    return Counts(similarity, len(t.key_sizes), similarity, len(t.response_sizes))
+
+
+def blanc(key: Partition, response: Partition, table: Contingency | None = None) -> BlancCounts:
+    """BLANC for predicted mentions (Recasens & Hovy 2011; Luo et al. 2014, eqs. 4–9).
+
+    Coreference links C_k = Σ C(|K_i|, 2), C_r = Σ C(|R_j|, 2), correct Σ C(n_ij, 2).
+    Non-coreference links N_k = C(Σ|K_i|, 2) − C_k, N_r likewise; the correct ones are the
+    pairs of common mentions split by both sides: C(c, 2) − Σ_i C(c_i·, 2) − Σ_j C(c_·j, 2)
+    + Σ_ij C(n_ij, 2), with c the common mentions and c_i·, c_·j the row and column sums.
+    """
+    t = _table(key, response, table)
+    correct_coref = int(_pairs(t.pair_common).sum())
+    key_coref = int(_pairs(t.key_sizes).sum())
+    response_coref = int(_pairs(t.response_sizes).sum())
+    mk = int(t.key_sizes.sum())
+    mr = int(t.response_sizes.sum())
+    key_noncoref = mk * (mk - 1) // 2 - key_coref
+    response_noncoref = mr * (mr - 1) // 2 - response_coref
+    c = int(t.pair_common.sum())
+    correct_noncoref = (c * (c - 1) // 2 - int(_pairs(t.key_common).sum())
+                        - int(_pairs(t.response_common).sum()) + correct_coref)
+    return BlancCounts(
+        Counts(correct_coref, key_coref, correct_coref, response_coref),
+        Counts(correct_noncoref, key_noncoref, correct_noncoref, response_noncoref),
+    )
+
+
+def _lea_side(sizes: np.ndarray, pair_entity: np.ndarray, pair_common: np.ndarray,
+              other_sizes_of_pair: np.ndarray) -> Fraction:
+    """Σ_i |E_i| · resolution(E_i) for one side (Moosavi & Strube 2016, eq. 1–2).
+
+    resolution(E) = Σ_j C(|E ∩ F_j|, 2) / C(|E|, 2) for |E| > 1; a singleton is resolved
+    when the other side also has it as a singleton (the self-link, as in the LEA scorer).
+    Because |E| / C(|E|, 2) = 2 / (|E| − 1), the sum groups by |E| − 1.
+    """
+    links = np.bincount(pair_entity, weights=_pairs(pair_common),
+                        minlength=len(sizes)).astype(np.int64)
+    multi = sizes > 1
+    total = _grouped_sum(2 * links[multi], sizes[multi] - 1)
+    singleton_pairs = (sizes[pair_entity] == 1) & (other_sizes_of_pair == 1)
+    return total + int(singleton_pairs.sum())
+
+
+def lea(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
+    """LEA, the link-based entity-aware metric (Moosavi & Strube 2016), importance = size."""
+    t = _table(key, response, table)
+    recall_num = _lea_side(t.key_sizes, t.pair_key, t.pair_common, t.response_sizes[t.pair_response])
+    precision_num = _lea_side(t.response_sizes, t.pair_response, t.pair_common,
+                              t.key_sizes[t.pair_key])
+    return Counts(recall_num, int(t.key_sizes.sum()), precision_num, int(t.response_sizes.sum()))
+
+
+METRICS: dict[str, Callable[..., Counts | BlancCounts]] = {
+    "mentions": mentions,
+    "muc": muc,
+    "bcub": bcub,
+    "ceafm": ceafm,
+    "ceafe": ceafe,
+    "blanc": blanc,
+    "lea": lea,
+}
+
+# The CoNLL-2012 official score: the mean F1 of MUC, B³ and CEAFe (Pradhan et al. 2012).
+CONLL_COMPONENTS = ("muc", "bcub", "ceafe")
+DEFAULT_METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll")
+
+
+def conll(scores: dict[str, Counts | BlancCounts]) -> Fraction:
+    return sum((scores[m].f1 for m in CONLL_COMPONENTS), Fraction(0)) / 3
