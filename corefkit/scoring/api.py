@@ -87,7 +87,10 @@ def score(
     from corefkit.passes import apply_passes
 
     names = parse_metrics(metrics)
-    needed = [m for m in METRICS if m in names or (m in CONLL_COMPONENTS and "conll" in names)]
+    # mention identification is always counted: every report (and the reference scorer's
+    # text) states it
+    needed = [m for m in METRICS
+              if m in names or m == "mentions" or (m in CONLL_COMPONENTS and "conll" in names)]
     all_passes = list(passes) + (["remove-singletons"] if remove_singletons else [])
     read_options = read_options or {}
     warnings: list[str] = []
@@ -147,6 +150,7 @@ def score(
         options=options,
         documents=count,
         metrics=_results(totals, names),
+        identification=totals["mentions"],
         per_document=documents if per_document else None,
         warnings=warnings,
         repeated_response_mentions=response_repeats,

@@ -117,6 +117,7 @@ class ScoreReport:
     repeated_response_mentions: int = 0
     repeated_key_mentions: int = 0
     version: str = ""
+    identification: Counts = field(default_factory=Counts)  # mention identification
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
@@ -182,16 +183,13 @@ class ScoreReport:
         ``scorer.pl all`` does. ``mentions`` and ``conll`` have no block of their own in the
         reference scorer and are left out.
         """
-        mentions = self.metrics.get("mentions")
-        if mentions is None or not isinstance(mentions.counts, Counts):
-            raise ValueError("the reference format needs the mention counts")
         blocks = [(n, m) for n, m in self.metrics.items() if n not in ("mentions", "conll")]
         out = []
         for name, m in blocks:
             if len(blocks) > 1:
                 out.append(f"\nMETRIC {name}:\n")
             out.append("\n====== TOTALS =======\n")
-            out.append("Identification of Mentions: " + _show_rpf(mentions.counts))
+            out.append("Identification of Mentions: " + _show_rpf(self.identification))
             if isinstance(m.counts, BlancCounts):
                 out.append("\nCoreference:\n")
                 out.append("Coreference links: " + _show_rpf(m.counts.coref))

@@ -1,0 +1,1 @@
+"""The ``corefkit`` command line (``corefkit.cli.main``)."""

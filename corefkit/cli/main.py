@@ -1,0 +1,292 @@
+"""The ``corefkit`` command: a thin layer over the Python API.
+
+Every subcommand turns a :class:`~corefkit.errors.CorefkitError` into one line on stderr and
+a non-zero exit code (1 for bad input, 2 for bad usage); it never shows a traceback for
+input a user can get wrong. Heavy modules are imported inside the commands, so that
+``corefkit --help`` starts instantly.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from corefkit import __version__
+from corefkit.errors import CorefkitError, UsageError
+
+MAX_WARNINGS = 20
+
+
+def _warn(lines: list[str], quiet: bool) -> None:
+    if quiet or not lines:
+        return
+    for line in lines[:MAX_WARNINGS]:
+        click.echo(f"corefkit: {line}", err=True)
+    if len(lines) > MAX_WARNINGS:
+        click.echo(f"corefkit: ... and {len(lines) - MAX_WARNINGS} more warnings", err=True)
+
+
+@contextmanager
+def _progress(label: str, quiet: bool) -> Iterator[Any]:
+    """A progress counter on stderr when it is a terminal; nothing in pipes or with --quiet."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"),
+                  TextColumn("{task.completed} documents"), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda n: bar.update(task, completed=n)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="corefkit")
+def cli() -> None:
+    """Convert, check, normalize and score coreference and anaphora corpora."""
+
+
+# ---------------------------------------------------------------------------- score
+@cli.command()
+@click.argument("key")
+@click.argument("response")
+@click.option("--metrics", "-m", default="all", show_default=True,
+              help="Comma list of mentions, muc, bcub, ceafm, ceafe, blanc, lea, conll.")
+@click.option("--format", "-f", "output_format", default="table", show_default=True,
+              type=click.Choice(["table", "json", "csv", "reference"]),
+              help="table, JSON object, CSV rows, or the reference scorer's TOTALS lines.")
+@click.option("--per-document", is_flag=True, help="Also report every document's scores.")
+@click.option("--from", "input_format", default=None,
+              help="Format of both files (default: detected).")
+@click.option("--remove-singletons", is_flag=True,
+              help="Drop one-mention entities from key and response before scoring.")
+@click.option("--pass", "passes", multiple=True, metavar="NAME[:opt=val,...]",
+              help="Apply a normalization pass to both sides first (repeatable).")
+@click.option("--parse-gum-ids", is_flag=True,
+              help="CoNLL-2012: split GUM-style ids (etype-GRP-identity) into attributes.")
+@click.option("--quiet", "-q", is_flag=True, help="No warnings and no progress display.")
+def score(key: str, response: str, metrics: str, output_format: str, per_document: bool,
+          input_format: str | None, remove_singletons: bool, passes: tuple[str, ...],
+          parse_gum_ids: bool, quiet: bool) -> None:
+    """Score RESPONSE against KEY (files, directories or '-').
+
+    Documents are paired by name; key documents missing from the response count as
+    entirely missed, response-only documents are ignored, both with a warning.
+    """
+    from corefkit.scoring.api import score as run
+
+    read_options = {"parse_gum_ids": True} if parse_gum_ids else {}
+    with _progress("scoring", quiet) as progress:
+        report = run(key, response, metrics, format=input_format,
+                     remove_singletons=remove_singletons, passes=passes,
+                     per_document=per_document, read_options=read_options, progress=progress)
+    _warn(report.warnings, quiet)
+    if output_format == "json":
+        import json
+
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    elif output_format == "csv":
+        click.echo(report.to_csv(), nl=False)
+    elif output_format == "reference":
+        click.echo(report.to_reference(), nl=False)
+    else:
+        click.echo(report.to_table(), nl=False)
+
+
+# ---------------------------------------------------------------------------- convert
+def _output_path(source: str, out_dir: str, fmt: str) -> str:
+    from corefkit.converters.registry import get
+
+    extension = get(fmt).patterns[0].lstrip("*")
+    stem = os.path.basename(source)
+    for pattern in ("*.conllu", "*.conll", "*.conllua", "*.key", "*.response"):
+        if stem.lower().endswith(pattern[1:]):
+            stem = stem[: -len(pattern) + 1]
+            break
+    else:
+        stem = os.path.splitext(stem)[0]
+    return os.path.join(out_dir, stem + extension)
+
+
+def _report_losses(report: Any, quiet: bool) -> None:
+    if quiet:
+        return
+    totals = report.loss_totals()
+    if not totals:
+        return
+    from corefkit.converters.loss import FEATURES
+
+    click.echo("corefkit: not carried over:", err=True)
+    firsts: dict[str, list[str]] = {}
+    for record in report.losses:
+        firsts.setdefault(record.feature, [])
+        for example in record.examples:
+            if len(firsts[record.feature]) < 3:
+                firsts[record.feature].append(f"{record.document}: {example}")
+    for feature, count in totals.items():
+        action = next(r.action for r in report.losses if r.feature == feature)
+        click.echo(f"  {count} {FEATURES.get(feature, feature)} ({action}); first: "
+                   + "; ".join(firsts[feature]), err=True)
+
+
+@cli.command()
+@click.argument("source")
+@click.argument("target")
+@click.option("--from", "input_format", default=None, help="Input format (default: detected).")
+@click.option("--to", "output_format", default=None,
+              help="Output format (default: from the target's file name).")
+@click.option("--layout", default=None, help="CoNLL-2012 output layout: default, source or gum.")
+@click.option("--keep-ids", is_flag=True, help="CoNLL-2012 output: keep the original id strings.")
+@click.option("--parse-gum-ids", is_flag=True,
+              help="CoNLL-2012 input: split GUM-style ids into entity attributes.")
+@click.option("--pass", "passes", multiple=True, metavar="NAME[:opt=val,...]",
+              help="Apply a normalization pass before writing (repeatable).")
+@click.option("--strict", is_flag=True,
+              help="Fail, writing nothing, if the target cannot hold everything.")
+@click.option("--quiet", "-q", is_flag=True, help="No warnings or loss report.")
+def convert(source: str, target: str, input_format: str | None, output_format: str | None,
+            layout: str | None, keep_ids: bool, parse_gum_ids: bool, passes: tuple[str, ...],
+            strict: bool, quiet: bool) -> None:
+    """Convert SOURCE (file, directory, glob or '-') to TARGET (file, directory or '-').
+
+    A directory or glob source with a directory target gives one output file per input
+    file. What the target format cannot hold is reported with counts and first locations.
+    """
+    _transform(source, target, input_format, output_format, layout, keep_ids, parse_gum_ids,
+               list(passes), strict, quiet)
+
+
+@cli.command()
+@click.argument("source")
+@click.argument("target")
+@click.option("--pass", "passes", multiple=True, required=True, metavar="NAME[:opt=val,...]",
+              help="A pass to apply, in the order given (repeatable).")
+@click.option("--from", "input_format", default=None, help="Input format (default: detected).")
+@click.option("--to", "output_format", default=None,
+              help="Output format (default: from the target's name, else the input format).")
+@click.option("--strict", is_flag=True,
+              help="Fail, writing nothing, if the target cannot hold everything.")
+@click.option("--quiet", "-q", is_flag=True, help="No warnings or loss report.")
+def normalize(source: str, target: str, passes: tuple[str, ...], input_format: str | None,
+              output_format: str | None, strict: bool, quiet: bool) -> None:
+    """Apply normalization passes to SOURCE and write TARGET.
+
+    Run 'corefkit passes' for the list of passes and their options.
+    """
+    _transform(source, target, input_format, output_format, None, False, False,
+               list(passes), strict, quiet, same_format=True)
+
+
+def _transform(source: str, target: str, input_format: str | None, output_format: str | None,
+               layout: str | None, keep_ids: bool, parse_gum_ids: bool, passes: list[str],
+               strict: bool, quiet: bool, same_format: bool = False) -> None:
+    from corefkit.converters.loss import ConversionReport
+    from corefkit.converters.registry import expand_paths, output_format as pick_output
+    from corefkit.converters.registry import read, write
+    from corefkit.passes import apply_passes
+
+    read_options = {"parse_gum_ids": True} if parse_gum_ids else {}
+    write_options: dict[str, Any] = {}
+    if layout is not None:
+        write_options["layout"] = layout
+    if keep_ids:
+        write_options["keep_ids"] = True
+    inputs = expand_paths(source, input_format)
+    if os.path.isdir(target):
+        jobs = []
+        for file, fmt in inputs:
+            to = output_format or fmt
+            jobs.append((file, fmt, _output_path(file, target, to), to))
+    else:
+        if output_format is None and same_format and target != "-":
+            try:
+                pick_output(target, None)
+            except UsageError:
+                output_format = inputs[0][1]
+        if output_format is None and target == "-" and same_format:
+            output_format = inputs[0][1]
+        jobs = [(source, input_format, target, output_format)]
+    report = ConversionReport()
+    warnings: list[str] = []
+    for file, fmt, out, to in jobs:
+        def documents(file: str = file, fmt: str | None = fmt) -> Iterator[Any]:
+            for doc in apply_passes(read(file, format=fmt, **read_options), passes):
+                warnings.extend(str(r) for r in doc.repairs)
+                yield doc
+
+        part = write(documents(), out, format=to, fail_on_loss=strict, **write_options)
+        report.merge(part)
+    warnings.extend(str(r) for r in report.repairs)
+    _warn(warnings, quiet)
+    _report_losses(report, quiet)
+    if not quiet:
+        click.echo(f"corefkit: wrote {report.documents} documents", err=True)
+
+
+# ---------------------------------------------------------------------------- listings
+@cli.command()
+def formats() -> None:
+    """List the formats corefkit reads and writes, with what each can hold."""
+    from corefkit.converters.loss import FEATURES
+    from corefkit.converters.registry import formats as all_formats
+
+    for spec in all_formats():
+        aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
+        click.echo(f"{spec.name}{aliases}: {spec.description}")
+        click.echo(f"  files: {' '.join(spec.patterns)}")
+        can = [f for f in FEATURES if f in spec.capabilities]
+        cannot = [f for f in FEATURES if f not in spec.capabilities]
+        click.echo(f"  holds: {', '.join(can) or '-'}")
+        click.echo(f"  cannot hold: {', '.join(cannot) or '-'}")
+
+
+@cli.command(name="passes")
+def list_passes() -> None:
+    """List the normalization passes and their options."""
+    from corefkit.passes import all_passes
+
+    for spec in all_passes():
+        options = ", ".join(f"{k}={v.__name__}" for k, v in spec.options.items())
+        click.echo(f"{spec.name}: {spec.description}" + (f" [options: {options}]" if options else ""))
+
+
+# ---------------------------------------------------------------------------- entry point
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (used by the console script and by tests)."""
+    try:
+        cli.main(args=argv, prog_name="corefkit", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("corefkit: aborted", err=True)
+        return 130
+    except click.ClickException as exc:  # bad usage, from click itself
+        exc.show()
+        return exc.exit_code
+    except UsageError as exc:
+        click.echo(f"corefkit: error: {exc}", err=True)
+        return 2
+    except CorefkitError as exc:
+        click.echo(f"corefkit: error: {exc}", err=True)
+        return 1
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        click.echo("corefkit: interrupted", err=True)
+        return 130
+    except Exception as exc:  # a bug: one line, with the traceback only on request
+        if os.environ.get("COREFKIT_DEBUG"):
+            raise
+        click.echo(f"corefkit: internal error: {type(exc).__name__}: {exc} "
+                   "(set COREFKIT_DEBUG=1 for the traceback and please report it)", err=True)
+        return 3
+    return 0
+
+
+def console_main() -> None:
+    sys.exit(main())
