@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO, BinaryIO
 
-from corefkit.converters.io import iter_lines
+from corefkit.converters.io import iter_line_chunks
 from corefkit.converters.loss import ConversionReport, crossing_same_entity_mentions
 from corefkit.errors import FormatError, Repair, UsageError
 from corefkit.model import IDENTITY, Document, Entity, Mention, Sentence, Token
@@ -33,6 +33,7 @@ SNIFF_RE = re.compile(r"^#\s*begin document", re.MULTILINE)
 PART_RE = re.compile(r"^part\s+(\S+)$")
 # One chunk, or a "|" separator; group 1 = one-token id, 2 = opener id, 3 = closer id.
 CHUNK_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|\|")
+CELL_RE = re.compile(r"(?:\([^()|\s]+\)?|[^()|\s]+\)|\|)+")
 SPLIT_ID_RE = re.compile(r"^\d+(?:\+\d+)+$")
 GUM_ID_RE = re.compile(r"^([^-]+)-(\d+)(?:-(.*))?$")
 EMPTY_CELLS = ("-", "_", "")
@@ -49,57 +50,76 @@ def sniff(head: str) -> bool:
 def read_stream(stream: BinaryIO, file: str, *, parse_gum_ids: bool = False) -> Iterator[Document]:
     """Documents of a CoNLL-2012 file, one at a time.
 
-    ``parse_gum_ids`` splits GUM-style ids ``etype-GRP[-identity]`` into the entity
-    attributes ``etype``, ``group`` and a percent-decoded ``identity``.
+    The lines of one document are collected and then parsed as a block with list
+    comprehensions, which is several times faster than a Python call per line; memory stays
+    bounded by the largest document. ``parse_gum_ids`` splits GUM-style ids
+    ``etype-GRP[-identity]`` into the entity attributes ``etype``, ``group`` and a
+    percent-decoded ``identity``.
     """
-    stem = os.path.basename(file)
-    for suffix in (".gz",):
-        stem = stem.removesuffix(suffix)
-    stem = os.path.splitext(stem)[0] or stem
-    builder: _DocumentBuilder | None = None
+    stem = os.path.splitext(os.path.basename(file))[0] or os.path.basename(file)
+    block: list[str] | None = None
+    begin_line = 0
+    begin_text = ""
     unnamed = 0
-    for number, line in iter_lines(stream, file):
-        if line.startswith("#"):
-            begin = BEGIN_RE.match(line)
-            if begin:
-                if builder is not None:
-                    builder.repair("conll.missing-end", number,
-                                   "'#begin document' while a document is open; closed it here")
-                    yield builder.finish(number)
-                name, part = _parse_begin(begin.group(1))
-                builder = _DocumentBuilder(file, number, name, part, line, parse_gum_ids)
-                if not name:
-                    unnamed += 1
-                    builder.doc.id = stem if unnamed == 1 else f"{stem}-{unnamed}"
-                    builder.repair("conll.empty-name", number,
-                                   f"document without a name; named it {builder.doc.id!r} "
-                                   "after the file")
-                continue
-            if END_RE.match(line):
-                if builder is None:
+
+    def build(end_line: int | None, missing_end: bool) -> Document:
+        nonlocal unnamed
+        assert block is not None
+        name, part = _parse_begin(BEGIN_RE.match(begin_text).group(1))
+        builder = _DocumentBuilder(file, begin_line, name, part, begin_text, parse_gum_ids)
+        if not name:
+            unnamed += 1
+            builder.doc.id = stem if unnamed == 1 else f"{stem}-{unnamed}"
+            builder.repair("conll.empty-name", begin_line,
+                           f"document without a name; named it {builder.doc.id!r} after the file")
+        if missing_end:
+            where = "end of file" if end_line is None else "'#begin document'"
+            builder.repair("conll.missing-end", end_line,
+                           f"{where} while the document is open; closed it there")
+        return builder.parse(block, end_line)
+
+    number = 0  # lines before the current chunk
+    for chunk in iter_line_chunks(stream, file):
+        # Only lines starting with "#" need a look of their own; the lines between them are
+        # moved into the current block in one slice.
+        marks = [i for i, line in enumerate(chunk) if line[:1] == "#"]
+        marks.append(len(chunk))
+        position = 0
+        for mark in marks:
+            if mark > position:
+                if block is not None:
+                    block.extend(chunk[position:mark])
+                else:
+                    for offset, line in enumerate(chunk[position:mark]):
+                        if line and not line.isspace():
+                            raise FormatError(
+                                "token line outside a document; the file must start with "
+                                "'#begin document'", file=file,
+                                line=number + position + offset + 1,
+                                check="conll.outside-document",
+                            )
+            if mark == len(chunk):
+                break
+            line = chunk[mark]
+            line_number = number + mark + 1
+            position = mark + 1
+            if BEGIN_RE.match(line):
+                if block is not None:
+                    yield build(line_number, missing_end=True)
+                block, begin_line, begin_text = [], line_number, line
+            elif END_RE.match(line):
+                if block is None:
                     raise FormatError("'#end document' without '#begin document'",
-                                      file=file, line=number, check="conll.outside-document")
-                builder.doc.attrs["conll_end"] = line
-                yield builder.finish(number)
-                builder = None
-                continue
-            if builder is not None:
-                builder.comment(number, line)
-            continue  # comments between documents are allowed
-        if not line.strip():
-            if builder is not None:
-                builder.end_sentence()
-            continue
-        if builder is None:
-            raise FormatError(
-                "token line outside a document; the file must start with '#begin document'",
-                file=file, line=number, check="conll.outside-document",
-            )
-        builder.token(number, line)
-    if builder is not None:
-        builder.repair("conll.missing-end", None,
-                       "end of file inside a document; closed the document there")
-        yield builder.finish(None)
+                                      file=file, line=line_number, check="conll.outside-document")
+                doc = build(line_number, missing_end=False)
+                doc.attrs["conll_end"] = line
+                block = None
+                yield doc
+            elif block is not None:
+                block.append(line)  # a comment inside a document
+        number += len(chunk)
+    if block is not None:
+        yield build(None, missing_end=True)
 
 
 def _parse_begin(rest: str) -> tuple[str, str | None]:
@@ -118,8 +138,27 @@ def _parse_begin(rest: str) -> tuple[str, str | None]:
     return rest, part
 
 
+EMPTY_SET = frozenset(EMPTY_CELLS)
+
+
+def _tokens(forms: list[str], rows: list[list[str]], bounds: list[tuple[int, int]]) -> list[Token]:
+    """The token objects of a document: form, position, sentence, the other columns."""
+    tokens: list[Token] = []
+    for index, (start, stop) in enumerate(bounds):
+        tokens.extend([Token(forms[i], i, index, {"conll_columns": rows[i]})
+                       for i in range(start, stop)])
+    for row, token in zip(rows, tokens):
+        if len(row) >= 11:  # the OntoNotes 12+N layout: POS, lemma, speaker
+            token.xpos = row[4]
+            if row[6] not in ("-", "_"):
+                token.lemma = row[6]
+            if row[9] not in ("-", "_"):
+                token.speaker = row[9]
+    return tokens
+
+
 class _DocumentBuilder:
-    """Accumulates one document while its lines are read."""
+    """Turns the lines of one document into a :class:`Document`."""
 
     def __init__(self, file: str, line: int, name: str, part: str | None, begin: str,
                  parse_gum_ids: bool) -> None:
@@ -127,130 +166,147 @@ class _DocumentBuilder:
         self.doc = Document(name, part, file=file)
         self.doc.line = line
         self.doc.attrs["conll_begin"] = begin
+        self.first = line + 1  # file line number of the block's first line
         self.parse_gum_ids = parse_gum_ids
-        self.sentence_start = 0
-        self.sentence_word = 0
-        self.pending_comments: list[str] = []
         self.open: dict[str, list[tuple[int, int]]] = {}
         self.entities: dict[str, Entity] = {}
         self.spans: dict[tuple[int, int], list[tuple[str, Mention]]] = {}
-        self.empty_markers: dict[str, int] = {}
-        self.reported: set[str] = set()
-        self.blank_lines = False
-        self.layout: int | None = None
-        self.separator: str | None = None
 
-    def repair(self, check: str, line: int | None, message: str, action: str = "kept",
-               once: bool = False) -> None:
-        if once:
-            if check in self.reported:
-                return
-            self.reported.add(check)
+    def repair(self, check: str, line: int | None, message: str, action: str = "kept") -> None:
         self.doc.repairs.append(Repair(check, message, self.file, line, None, self.doc.id, action))
 
-    def comment(self, number: int, line: str) -> None:
-        self.repair("conll.comment-in-document", number,
-                    "comment line inside a document (the reference scorer reads it as a token); "
-                    "kept it as a comment of the next sentence")
-        self.pending_comments.append(line)
-
-    def end_sentence(self) -> None:
-        self.blank_lines = True
-        if len(self.doc.tokens) > self.sentence_start:
-            self._close_sentence()
-
-    def _close_sentence(self) -> None:
+    # ------------------------------------------------------------------ the block
+    def parse(self, lines: list[str], end_line: int | None) -> Document:
         doc = self.doc
-        sentence = Sentence(len(doc.sentences), self.sentence_start, len(doc.tokens),
-                            comments=self.pending_comments)
-        doc.sentences.append(sentence)
-        self.pending_comments = []
-        speakers = {doc.tokens[i].speaker for i in range(sentence.start, sentence.stop)}
-        if len(speakers) == 1:
-            sentence.speaker = speakers.pop()
-        self.sentence_start = len(doc.tokens)
-        self.sentence_word = 0
-
-    def token(self, number: int, line: str) -> None:
-        doc = self.doc
-        if "\t" in line:
-            fields = line.split("\t")
-            separator = "tab"
-        else:
-            fields = line.split()
-            separator = "space"
-        if separator != self.separator:
-            if self.separator is not None:
-                self.repair("conll.mixed-separators", number,
-                            "the document mixes TAB- and space-separated lines", once=True)
-            self.separator = separator
-        n = len(fields)
-        if n >= 5:
-            form = fields[3]
-            word = fields[2]
-            if word.isdigit() and int(word) != self.sentence_word:
-                self.repair("conll.word-number", number,
-                            f"word number {word} where {self.sentence_word} was expected; "
-                            "word numbers are ignored, lines are counted", once=True)
-        elif n == 3:
-            form = fields[1]
-        elif n < 2:
+        first = self.first
+        # token lines, by position in the block; everything else is blank or a comment
+        rows_at = [k for k, line in enumerate(lines)
+                   if line and line[0] != "#" and not line.isspace()]
+        texts = [lines[k] for k in rows_at]
+        tabbed = ["\t" in text for text in texts]
+        rows = [text.split("\t") if tab else text.split() for text, tab in zip(texts, tabbed)]
+        if rows and not (all(tabbed) or not any(tabbed)):
+            odd = tabbed.index(not tabbed[0])
+            self.repair("conll.mixed-separators", first + rows_at[odd],
+                        "the document mixes TAB- and space-separated lines")
+        widths = [len(row) for row in rows]
+        if rows and min(widths) < 2:
+            bad = next(i for i, w in enumerate(widths) if w < 2)
             raise FormatError(
-                f"expected at least 2 columns (document and coreference), found {n}",
-                file=self.file, line=number, check="conll.too-few-columns",
+                f"expected at least 2 columns (document and coreference), found {widths[bad]}",
+                file=self.file, line=first + rows_at[bad], check="conll.too-few-columns",
             )
-        else:
-            form = "_"
-            self.repair("conll.no-word-column", number,
-                        f"{n}-column layout without a word column; forms set to '_'", once=True)
-        if self.layout is None:
-            self.layout = n
-        index = len(doc.tokens)
-        cell = fields.pop()
-        token = Token(form, index, len(doc.sentences), {"conll_columns": fields})
-        if n >= 12:  # OntoNotes 12+N layout: POS, lemma, speaker are interpreted
-            token.xpos = fields[4]
-            if fields[6] not in ("-", "_"):
-                token.lemma = fields[6]
-            if fields[9] not in ("-", "_"):
-                token.speaker = fields[9]
-        doc.tokens.append(token)
-        self.sentence_word += 1
-        if cell in EMPTY_CELLS:
-            self.empty_markers[cell] = self.empty_markers.get(cell, 0) + 1
-            return
-        self._chunks(number, line, cell, index)
+        cells = [row.pop() for row in rows]  # rows keep every other column, in order
+        forms = [row[3] if len(row) >= 4 else (row[1] if len(row) == 2 else "_") for row in rows]
+        distinct_widths = set(widths)
+        if 2 in distinct_widths or 4 in distinct_widths:
+            short = next(i for i, w in enumerate(widths) if w in (2, 4))
+            self.repair("conll.no-word-column", first + rows_at[short],
+                        f"{widths[short]}-column layout without a word column; forms set to '_'")
+        bounds = self._sentences(lines, rows_at)
+        # Token objects are built only when someone asks for them (scoring never does).
+        doc.defer_tokens(len(rows), lambda: _tokens(forms, rows, bounds))
+        if rows and max(widths) >= 12:
+            self._ontonotes_columns(rows, widths, bounds, rows_at)
+        for i in [i for i, cell in enumerate(cells) if cell not in EMPTY_SET]:
+            self._chunks(first + rows_at[i], texts[i], cells[i], i)
+        self._finish(end_line)
+        doc.attrs["conll_empty"] = next((c for c in cells if c in EMPTY_SET), "-")
+        # token lines are contiguous when no line is blank or a comment
+        doc.attrs["conll_blank_lines"] = len(bounds) > 1 or any(
+            not line or line.isspace() for line in lines) if len(rows_at) != len(lines) else False
+        doc.attrs["conll_columns"] = widths[0] if widths else None
+        return doc
 
+    def _sentences(self, lines: list[str], rows_at: list[int]) -> list[tuple[int, int]]:
+        """Sentence token ranges (a blank line ends a sentence) and comment placement.
+
+        Only the gaps between token lines are looked at; a comment goes to the sentence of
+        the next token (the last sentence for comments after the last token).
+        """
+        n = len(rows_at)
+        bounds: list[tuple[int, int]] = []
+        comments: dict[int, list[str]] = {}
+        start = 0
+        previous = -1
+        for i, k in enumerate(rows_at + [len(lines)]):
+            if k - previous > 1:
+                between = lines[previous + 1:k]
+                if 0 < i < n and any(not line or line.isspace() for line in between):
+                    bounds.append((start, i))
+                    start = i
+                for offset, line in enumerate(between):
+                    if line[:1] == "#":
+                        self.repair("conll.comment-in-document", self.first + previous + 1 + offset,
+                                    "comment line inside a document (the reference scorer reads "
+                                    "it as a token); kept it as a comment of the next sentence")
+                        comments.setdefault(len(bounds), []).append(line)
+            previous = k
+        if n:
+            bounds.append((start, n))
+        for index, (a, b) in enumerate(bounds):
+            self.doc.sentences.append(Sentence(index, a, b, comments=comments.pop(index, [])))
+        if comments:  # after the last token, or in a document without tokens
+            trailing = [line for index in sorted(comments) for line in comments[index]]
+            if self.doc.sentences:
+                self.doc.sentences[-1].comments.extend(trailing)
+            else:
+                self.doc.attrs["conll_comments"] = trailing
+        return bounds
+
+    def _ontonotes_columns(self, rows: list[list[str]], widths: list[int],
+                           bounds: list[tuple[int, int]], rows_at: list[int]) -> None:
+        """The 12+N OntoNotes layout: sentence speakers; word numbers are checked."""
+        for start, stop in bounds:
+            for i in range(start, stop):
+                word = rows[i][2] if widths[i] >= 12 else None
+                if word is not None and word.isdigit() and int(word) != i - start:
+                    self.repair("conll.word-number", self.first + rows_at[i],
+                                f"word number {word} where {i - start} was expected; word "
+                                "numbers are ignored, lines are counted")
+                    break
+            else:
+                continue
+            break
+        for sentence, (start, stop) in zip(self.doc.sentences, bounds):
+            speakers = {rows[i][9] for i in range(start, stop) if widths[i] >= 12}
+            if len(speakers) == 1:
+                speaker = speakers.pop()
+                if speaker not in ("-", "_"):
+                    sentence.speaker = speaker
+
+    # ------------------------------------------------------------------ coreference
     def _chunks(self, number: int, line: str, cell: str, index: int) -> None:
-        covered = 0
-        for match in CHUNK_RE.finditer(cell):
-            if match.start() != covered:
-                break
-            covered = match.end()
-            single, opener, closer = match.group(1), match.group(2), match.group(3)
-            if single is not None:
-                self._mention(single, index, index, number)
-            elif opener is not None:
-                self._entity(opener)
-                self.open.setdefault(opener, []).append((index, number))
-            elif closer is not None:
-                stack = self.open.get(closer)
-                if not stack:
-                    raise FormatError(
-                        f"closing chunk '{closer})' but no mention of {closer!r} is open; "
-                        "check the lines above for a missing opening bracket",
-                        file=self.file, line=number, column=len(line) - len(cell) + match.start() + 1,
-                        check="conll.unbalanced-close",
-                    )
-                start, start_line = stack.pop()
-                self._mention(closer, start, index, start_line)
-        if covered != len(cell):
+        if CELL_RE.fullmatch(cell) is None:  # check the whole cell before acting on any chunk
+            covered = 0
+            for match in CHUNK_RE.finditer(cell):
+                if match.start() != covered:
+                    break
+                covered = match.end()
             raise FormatError(
                 f"cannot read the coreference field {cell!r} at character {covered + 1}; "
                 "expected chunks like (7, 7) or (7) separated by nothing or '|'",
                 file=self.file, line=number, column=len(line) - len(cell) + covered + 1,
                 check="conll.bad-chunk",
             )
+        for single, opener, closer in CHUNK_RE.findall(cell):
+            if single:
+                self._mention(single, index, index, number)
+            elif opener:
+                self._entity(opener)
+                self.open.setdefault(opener, []).append((index, number))
+            elif closer:
+                stack = self.open.get(closer)
+                if not stack:
+                    raise FormatError(
+                        f"closing chunk '{closer})' but no mention of {closer!r} is open; "
+                        "check the lines above for a missing opening bracket",
+                        file=self.file, line=number,
+                        column=len(line) - len(cell) + cell.find(closer + ")") + 1,
+                        check="conll.unbalanced-close",
+                    )
+                start, start_line = stack.pop()
+                self._mention(closer, start, index, start_line)
 
     def _entity(self, cid: str) -> Entity:
         entity = self.entities.get(cid)
@@ -268,27 +324,27 @@ class _DocumentBuilder:
         return entity
 
     def _mention(self, cid: str, start: int, end: int, line: int) -> None:
-        same_span = self.spans.setdefault((start, end), [])
-        for other_id, _ in same_span:
-            if other_id == cid:
+        span = (start, end)
+        first = self.spans.get(span)
+        if first is not None:  # the span is annotated already (rare): same id or another
+            if any(other == cid for other, _ in first):
                 self.repair("conll.duplicate-mention", line,
                             f"mention {start}-{end} of {cid!r} is annotated twice; kept one",
                             action="dropped")
                 return
-        entity = self._entity(cid)
-        mention = self.doc.add_mention(range(start, end + 1), entity, line=line,
-                                       attrs={"conll_id": cid})
-        if same_span:
-            others = ", ".join(repr(o) for o, _ in same_span)
+            others = ", ".join(repr(o) for o, _ in first)
             self.repair("conll.same-span-mentions", line,
                         f"tokens {start}-{end} are a mention of {cid!r} and of {others}; kept both "
                         "(the merge-same-span pass resolves them)")
-        same_span.append((cid, mention))
+        mention = self.doc.add_mention(range(start, end + 1), self._entity(cid), line=line,
+                                       attrs={"conll_id": cid})
+        if first is None:
+            self.spans[span] = [(cid, mention)]
+        else:
+            first.append((cid, mention))
 
-    def finish(self, end_line: int | None) -> Document:
+    def _finish(self, end_line: int | None) -> None:
         doc = self.doc
-        if len(doc.tokens) > self.sentence_start:
-            self._close_sentence()
         unclosed = [(cid, line) for cid, stack in self.open.items() for _, line in stack]
         if unclosed:
             listed = ", ".join(f"{cid!r} opened on line {line}" for cid, line in sorted(
@@ -301,11 +357,6 @@ class _DocumentBuilder:
         for cid, entity in list(self.entities.items()):
             if SPLIT_ID_RE.match(cid):
                 self._split_antecedent(cid, entity)
-        if self.empty_markers:
-            doc.attrs["conll_empty"] = max(self.empty_markers, key=self.empty_markers.get)
-        doc.attrs["conll_blank_lines"] = self.blank_lines
-        doc.attrs["conll_columns"] = self.layout
-        return doc
 
     def _split_antecedent(self, cid: str, set_entity: Entity) -> None:
         members = []

@@ -22,9 +22,6 @@ T = TypeVar("T")
 
 from corefkit.errors import CorefkitError, FormatError
 
-BOM = "\ufeff"
-
-
 def display_name(path: str | os.PathLike[str]) -> str:
     """The name used for a path in messages: ``<stdin>`` for ``-``, else the path as given."""
     text = os.fspath(path)
@@ -53,33 +50,71 @@ def open_binary(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
 def iter_lines(stream: BinaryIO, file: str) -> Iterator[tuple[int, str]]:
     """Yield (line number, text without line end) for every line of a byte stream.
 
-    Lines are decoded as UTF-8; a decoding error becomes a :class:`FormatError` naming the
-    line, the column and the byte offset in the file.
+    Lines are decoded as UTF-8 (a leading BOM is skipped; LF, CRLF and CR end lines); a
+    decoding error becomes a :class:`FormatError` naming the line, the column and the byte
+    offset in the file.
     """
-    offset = 0
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline=None)
     number = 0
-    for raw in stream:
-        number += 1
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            column = len(raw[: exc.start].decode("utf-8", errors="replace")) + 1
-            raise FormatError(
-                f"invalid UTF-8 (byte offset {offset + exc.start}); convert the file to UTF-8",
-                file=file, line=number, column=column, check="text.invalid-utf8",
-            ) from None
-        offset += len(raw)
-        if number == 1 and text.startswith(BOM):
-            text = text[1:]
-        if text.endswith("\n"):
-            text = text[:-1]
-        if text.endswith("\r"):
-            text = text[:-1]
-        if "\r" in text:  # old Mac line ends: one physical line holds several
-            for piece in text.split("\r"):
-                yield number, piece
-            continue
-        yield number, text
+    try:
+        for number, line in enumerate(text, 1):  # noqa: B007 - number is used after the loop
+            yield number, line[:-1] if line.endswith("\n") else line
+    except UnicodeDecodeError as exc:
+        raise _locate_decode_error(stream, file, number, exc) from None
+    finally:
+        text.detach()  # leave the caller's stream open
+
+
+def iter_line_chunks(stream: BinaryIO, file: str, size: int = 1 << 16) -> Iterator[list[str]]:
+    """Like :func:`iter_lines`, in lists of the lines of about ``size`` characters.
+
+    Lines come without their line end (LF, CRLF and CR all end lines); the caller counts
+    lines itself. Splitting happens in C and the generator steps once per chunk, which
+    makes this several times faster than one step per line.
+    """
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline=None)
+    lines_read = 0
+    rest = ""
+    try:
+        while True:
+            data = text.read(size)
+            if not data:
+                if rest:
+                    yield [rest]
+                return
+            lines = (rest + data).split("\n")
+            rest = lines.pop()
+            lines_read += len(lines)
+            if lines:
+                yield lines
+    except UnicodeDecodeError as exc:
+        raise _locate_decode_error(stream, file, lines_read, exc) from None
+    finally:
+        text.detach()
+
+
+def _locate_decode_error(stream: BinaryIO, file: str, lines_read: int,
+                         exc: UnicodeDecodeError) -> FormatError:
+    """Find the first invalid byte of the file (the slow path, taken only on error)."""
+    try:
+        stream.seek(0)
+        data = stream.read()
+    except (OSError, ValueError):  # not seekable (a pipe): say where reading stopped
+        return FormatError(f"invalid UTF-8 after line {lines_read}; convert the input to UTF-8",
+                           file=file, line=lines_read + 1, check="text.invalid-utf8")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        start = err.start
+    else:  # pragma: no cover - the decoder failed before, so the bytes are invalid
+        start = exc.start
+    line_start = data.rfind(b"\n", 0, start) + 1
+    column = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
+    return FormatError(
+        f"invalid UTF-8 (byte offset {start}); convert the file to UTF-8",
+        file=file, line=data.count(b"\n", 0, start) + 1, column=column,
+        check="text.invalid-utf8",
+    )
 
 
 @contextlib.contextmanager

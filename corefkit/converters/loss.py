@@ -167,14 +167,18 @@ def _detectors(doc: Document) -> dict[str, Callable[[], list[str]]]:
 
 
 def crossing_same_entity_mentions(doc: Document) -> list[Mention]:
-    """Later mentions of pairs of same-entity mentions that cross (overlap, neither inside)."""
+    """Later mentions of pairs of same-entity mentions that cross (overlap, neither inside).
+
+    Two mentions that only touch — the last token of one is the first of the other — do not
+    count: bracket formats write them as ``X)|(X`` on the shared token.
+    """
     later: list[Mention] = []
     for entity in doc.entities:
         ms = doc.mentions_of(entity)  # sorted by start, longer first
         reach: list[Mention] = []  # earlier mentions still open
         for m in ms:
             reach = [a for a in reach if a.end >= m.start]
-            if any(a.start < m.start <= a.end < m.end for a in reach):
+            if any(a.start < m.start < a.end < m.end for a in reach):
                 later.append(m)
             reach.append(m)
     later.sort(key=lambda m: (m.start, -m.end, m.id))

@@ -17,7 +17,7 @@ module touches the storage, so it can change without touching readers, passes or
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import ModelError, Repair
@@ -54,7 +54,9 @@ class Document:
         self.part = part
         self.file = file
         self.line: int | None = None
-        self.tokens: list[Token] = []
+        self._tokens: list[Token] = []
+        self._token_factory: Callable[[], list[Token]] | None = None
+        self._deferred_count = 0
         self.sentences: list[Sentence] = []
         self.meta: dict[str, str] = {}
         self.attrs: dict[str, Any] = {}
@@ -89,11 +91,39 @@ class Document:
 
     def __repr__(self) -> str:
         return (
-            f"Document({self.name!r}, {len(self.tokens)} tokens, {len(self._mentions)} "
+            f"Document({self.name!r}, {self.token_count} tokens, {len(self._mentions)} "
             f"mentions, {len(self._entities)} entities)"
         )
 
     # ------------------------------------------------------------------ text layer
+    @property
+    def tokens(self) -> list[Token]:
+        """All tokens (words and empty nodes) in reading order; indices are positions here."""
+        if self._token_factory is not None:
+            factory, self._token_factory = self._token_factory, None
+            self._tokens = factory()
+        return self._tokens
+
+    @tokens.setter
+    def tokens(self, value: list[Token]) -> None:
+        self._token_factory = None
+        self._tokens = value
+
+    @property
+    def token_count(self) -> int:
+        """``len(doc.tokens)``, without building deferred tokens."""
+        return self._deferred_count if self._token_factory is not None else len(self._tokens)
+
+    def defer_tokens(self, count: int, factory: Callable[[], list[Token]]) -> None:
+        """Let a reader postpone building its ``count`` tokens until someone asks for them.
+
+        Scoring needs only mentions, so a reader whose token objects are a large share of its
+        work (CoNLL-2012) hands over a factory instead; ``tokens`` calls it on first access.
+        """
+        self._tokens = []
+        self._deferred_count = count
+        self._token_factory = factory
+
     def add_sentence(self, tokens: Iterable[Token | str], **kwargs: Any) -> Sentence:
         """Append a sentence; plain strings become tokens with that form."""
         start = len(self.tokens)
@@ -142,9 +172,14 @@ class Document:
         """Entities of one layer; pseudo entities only when asked for."""
         return [e for e in self._entities if e.layer == layer and (pseudo or not e.pseudo)]
 
-    def mentions_of(self, entity: Entity) -> list[Mention]:
-        """The entity's mentions in document order (start, longer first, creation)."""
+    def mentions_of(self, entity: Entity, *, ordered: bool = True) -> list[Mention]:
+        """The entity's mentions in document order (start, longer first, creation).
+
+        ``ordered=False`` gives them in the order they joined the entity, without sorting.
+        """
         self._require_entity(entity)
+        if not ordered:
+            return list(self._chains[entity])
         return sorted(self._chains[entity], key=_position_key)
 
     def size(self, entity: Entity) -> int:
@@ -192,31 +227,41 @@ class Document:
         self,
         tokens: Iterable[int],
         entity: Entity | None = None,
-        **kwargs: Any,
+        *,
+        layer: str | None = None,
+        head: int | None = None,
+        head_derived: bool = False,
+        min_tokens: tuple[int, ...] | None = None,
+        min_derived: bool = False,
+        nonref: str | None = None,
+        attrs: dict[str, Any] | None = None,
+        line: int | None = None,
     ) -> Mention:
         """Create a mention over the given token indices (sorted, duplicates removed).
 
-        Keyword arguments are those of :class:`Mention` (``head``, ``min_tokens``, ``layer``,
-        ``nonref``, ``attrs``, ``line``, ...). With ``entity`` the mention joins that chain
-        (its layer is the entity's unless given).
+        The keyword arguments are the fields of :class:`Mention`. With ``entity`` the mention
+        joins that chain; its layer is then the entity's unless given.
         """
         if isinstance(tokens, range) and tokens.step == 1:
             token_tuple = tuple(tokens)
         else:
             token_tuple = tuple(sorted(set(tokens)))
-        if token_tuple and (token_tuple[0] < 0 or token_tuple[-1] >= len(self.tokens)):
+        if token_tuple and (token_tuple[0] < 0 or token_tuple[-1] >= self.token_count):
             bad = token_tuple[0] if token_tuple[0] < 0 else token_tuple[-1]
             raise ModelError(
-                f"token index {bad} is outside the document ({len(self.tokens)} tokens)")
+                f"token index {bad} is outside the document ({self.token_count} tokens)")
+        if layer is None:
+            layer = entity.layer if entity is not None else IDENTITY
+        elif layer not in LAYERS:
+            raise ModelError(f"unknown layer {layer!r}")
         if entity is not None:
-            self._require_entity(entity)
-            kwargs.setdefault("layer", entity.layer)
-        mention = Mention(self._next_mention_id, token_tuple, **kwargs)
-        if mention.layer not in LAYERS:
-            raise ModelError(f"unknown layer {mention.layer!r}")
-        if entity is not None and mention.layer != entity.layer:
-            raise ModelError(
-                f"{mention} is on the {mention.layer} layer but {entity} on the {entity.layer} layer")
+            if entity not in self._chains:
+                raise ModelError(f"{entity} does not belong to document {self.name!r}")
+            if layer != entity.layer:
+                raise ModelError(f"a mention on the {layer} layer cannot refer to {entity}, "
+                                 f"which is on the {entity.layer} layer")
+        mention = Mention(self._next_mention_id, token_tuple, layer, head, head_derived,
+                          min_tokens, min_derived, nonref, attrs, line)
         self._next_mention_id += 1
         self._mentions[mention] = None
         if entity is not None:  # a new mention has no entity yet: link directly

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import gcd
 
 import numpy as np
 
@@ -107,15 +108,13 @@ def _pairs(n: np.ndarray) -> np.ndarray:
 
 def _grouped_sum(numerators: np.ndarray, denominators: np.ndarray) -> Fraction:
     """Σ numerators[i] / denominators[i] exactly, with one Fraction per distinct denominator."""
-    if len(numerators) == 0:
-        return Fraction(0)
-    dens, inverse = np.unique(denominators, return_inverse=True)
-    sums = np.zeros(len(dens), dtype=np.int64)
-    np.add.at(sums, inverse, numerators)
-    total = Fraction(0)
-    for num, den in zip(sums.tolist(), dens.tolist()):
+    sums: dict[int, int] = {}
+    for num, den in zip(numerators.tolist(), denominators.tolist()):
         if num:
-            total += Fraction(num, den)
+            sums[den] = sums.get(den, 0) + num
+    total = Fraction(0)
+    for den, num in sums.items():
+        total += Fraction(num, den)
     return total
 
 
@@ -126,7 +125,8 @@ def _table(key: Partition, response: Partition, table: Contingency | None) -> Co
 # ---------------------------------------------------------------------------- metrics
 def mentions(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
     """Mention identification: how many key mentions the response has, exactly."""
-    matched = len(np.intersect1d(key.mentions, response.mentions, assume_unique=True))
+    t = _table(key, response, table)
+    matched = int(t.pair_common.sum())
     return Counts(matched, key.n_mentions, matched, response.n_mentions)
 
 
@@ -162,75 +162,91 @@ def _ceaf(t: Contingency, entity_based: bool) -> Fraction:
 
     φ3(K, R) = |K ∩ R| (mention-based), φ4(K, R) = 2|K ∩ R| / (|K| + |R|) (entity-based).
     Entities that share no mention have φ = 0, so the optimum decomposes over the connected
-    components of the overlap graph; each component is solved with the Hungarian algorithm
-    (``scipy.optimize.linear_sum_assignment``). The total is summed exactly as fractions.
+    components of the overlap graph. A component with a single key or a single response
+    entity takes its best edge; any other is solved with the Hungarian algorithm
+    (``scipy.optimize.linear_sum_assignment``) on exact integer weights. The total is exact.
     """
-    if len(t.pair_common) == 0:
+    pair_key = t.pair_key.tolist()
+    if not pair_key:
         return Fraction(0)
-    nk = len(t.key_sizes)
-    components = _components(t.pair_key, t.pair_response + nk, nk + len(t.response_sizes))
-    comp_of_pair = components[t.pair_key]
-    order = np.argsort(comp_of_pair, kind="stable")
-    bounds = np.flatnonzero(np.diff(comp_of_pair[order])) + 1
-    total = Fraction(0)
-    for group in np.split(order, bounds):
-        keys = t.pair_key[group]
-        resps = t.pair_response[group]
-        common = t.pair_common[group]
+    pair_response = t.pair_response.tolist()
+    pair_common = t.pair_common.tolist()
+    key_sizes = t.key_sizes.tolist()
+    response_sizes = t.response_sizes.tolist()
+    chosen: list[int] = []
+    for group in t.components:
         if len(group) == 1:
-            total += _phi(int(common[0]), int(t.key_sizes[keys[0]]),
-                          int(t.response_sizes[resps[0]]), entity_based)
+            chosen.append(group[0])
             continue
-        total += _assign(keys, resps, common, t, entity_based)
-    return total
+        rows = {pair_key[i] for i in group}
+        cols = {pair_response[i] for i in group}
+        weights = _weights(group, pair_key, pair_response, pair_common, key_sizes,
+                           response_sizes, entity_based)
+        if len(rows) == 1 or len(cols) == 1:
+            chosen.append(max(group, key=weights.__getitem__))
+        elif len(rows) == 2:
+            chosen.extend(_two_sided(group, pair_key, pair_response, weights))
+        elif len(cols) == 2:
+            chosen.extend(_two_sided(group, pair_response, pair_key, weights))
+        else:
+            chosen.extend(_hungarian(group, rows, cols, pair_key, pair_response, weights))
+    if not entity_based:
+        return Fraction(sum(pair_common[i] for i in chosen))
+    sums: dict[int, int] = {}
+    for i in chosen:
+        den = key_sizes[pair_key[i]] + response_sizes[pair_response[i]]
+        sums[den] = sums.get(den, 0) + 2 * pair_common[i]
+    return sum((Fraction(num, den) for den, num in sums.items()), Fraction(0))
 
 
-def _phi(common: int, key_size: int, response_size: int, entity_based: bool) -> Fraction:
-    if entity_based:
-        return Fraction(2 * common, key_size + response_size)
-    return Fraction(common)
+def _two_sided(group: list[int], side: list[int], other: list[int],
+               weights: dict[int, int | float]) -> list[int]:
+    """The optimal alignment of a component with exactly two entities on ``side``.
+
+    Either one edge alone or one edge from each of the two entities to different partners;
+    enumerating those is exact and much cheaper than the general algorithm.
+    """
+    first_entity = side[group[0]]
+    first = [i for i in group if side[i] == first_entity]
+    second = [i for i in group if side[i] != first_entity]
+    best = [max(group, key=weights.__getitem__)]
+    best_weight = weights[best[0]]
+    for i in first:
+        for j in second:
+            if other[i] != other[j] and weights[i] + weights[j] > best_weight:
+                best, best_weight = [i, j], weights[i] + weights[j]
+    return best
 
 
-def _assign(keys: np.ndarray, resps: np.ndarray, common: np.ndarray, t: Contingency,
-            entity_based: bool) -> Fraction:
+def _weights(group: list[int], pair_key: list[int], pair_response: list[int],
+             pair_common: list[int], key_sizes: list[int], response_sizes: list[int],
+             entity_based: bool) -> dict[int, int | float]:
+    """φ of each pair of a component, scaled to integers when that stays exact and small."""
+    if not entity_based:
+        return {i: pair_common[i] for i in group}
+    dens = {i: key_sizes[pair_key[i]] + response_sizes[pair_response[i]] for i in group}
+    scale = 1
+    for d in set(dens.values()):
+        scale = scale * d // gcd(scale, d)
+        if scale > 2**40:  # many distinct sizes: floats choose, the sum stays exact
+            return {i: 2 * pair_common[i] / dens[i] for i in group}
+    return {i: 2 * pair_common[i] * (scale // dens[i]) for i in group}
+
+
+def _hungarian(group: list[int], rows: set[int], cols: set[int], pair_key: list[int],
+               pair_response: list[int], weights: dict[int, int | float]) -> list[int]:
     from scipy.optimize import linear_sum_assignment
 
-    rows, row_index = np.unique(keys, return_inverse=True)
-    cols, col_index = np.unique(resps, return_inverse=True)
-    if entity_based:
-        denominators = (t.key_sizes[keys] + t.response_sizes[resps]).astype(np.int64)
-        scale = 1
-        for d in np.unique(denominators).tolist():  # lcm, to solve on exact integers
-            scale = scale * d // np.gcd(scale, d)
-            if scale > 2**40:
-                break
-        if scale <= 2**40:
-            weights = 2 * common * (scale // denominators)
-        else:  # astronomically many distinct sizes: solve on floats, sum exactly below
-            weights = 2 * common / denominators
-    else:
-        weights = common
-    matrix = np.zeros((len(rows), len(cols)), dtype=np.float64)
-    matrix[row_index, col_index] = weights
+    row_index = {k: n for n, k in enumerate(sorted(rows))}
+    col_index = {r: n for n, r in enumerate(sorted(cols))}
+    matrix = np.zeros((len(row_index), len(col_index)), dtype=np.float64)
+    at: dict[tuple[int, int], int] = {}
+    for i in group:
+        cell = (row_index[pair_key[i]], col_index[pair_response[i]])
+        matrix[cell] = weights[i]
+        at[cell] = i
     chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
-    lookup = {(int(r), int(c)): i for i, (r, c) in enumerate(zip(row_index, col_index))}
-    total = Fraction(0)
-    for r, c in zip(chosen_rows.tolist(), chosen_cols.tolist()):
-        i = lookup.get((r, c))
-        if i is not None:
-            total += _phi(int(common[i]), int(t.key_sizes[keys[i]]),
-                          int(t.response_sizes[resps[i]]), entity_based)
-    return total
-
-
-def _components(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
-    """Connected-component label of each of ``n`` nodes given edges a[i]–b[i]."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    graph = coo_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(n, n))
-    _, labels = connected_components(graph, directed=False)
-    return labels
+    return [at[cell] for cell in zip(chosen_rows.tolist(), chosen_cols.tolist()) if cell in at]
 
 
 def ceafm(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:

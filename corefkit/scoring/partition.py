@@ -11,6 +11,7 @@ contingency table), which :func:`contingency` computes once per document in O(n 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -28,14 +29,19 @@ class Partition:
     n_entities: int
 
     @classmethod
-    def from_clusters(cls, clusters: list[list[int]]) -> Partition:
-        """Build from lists of mention indices (empty clusters are skipped)."""
+    def from_clusters(cls, clusters: list[list[int]], *, check: bool = True) -> Partition:
+        """Build from lists of mention indices (empty clusters are skipped).
+
+        ``check`` verifies that no index occurs twice; the aligner, which hands out
+        distinct indices by construction, turns it off.
+        """
         clusters = [c for c in clusters if c]
         sizes = [len(c) for c in clusters]
-        mentions = np.fromiter((m for c in clusters for m in c), dtype=np.int64, count=sum(sizes))
-        entities = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
-        if len(np.unique(mentions)) != len(mentions):
+        flat = [m for c in clusters for m in c]
+        if check and len(set(flat)) != len(flat):
             raise ValueError("a mention index occurs in two clusters of one partition")
+        mentions = np.array(flat, dtype=np.int64)
+        entities = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
         return cls(mentions, entities, len(clusters))
 
     @property
@@ -78,6 +84,33 @@ class Contingency:
     pair_response: np.ndarray
     pair_common: np.ndarray
 
+    @cached_property
+    def components(self) -> list[list[int]]:
+        """Pair indices grouped by connected component of the key–response overlap graph.
+
+        Entities that share no mention never interact in an optimal alignment (CEAF), so each
+        component can be solved on its own. Union–find over the pairs, O(n α(n)).
+        """
+        pair_key = self.pair_key.tolist()
+        parent: dict[tuple[int, int], tuple[int, int]] = {}
+
+        def find(x: tuple[int, int]) -> tuple[int, int]:
+            root = x
+            while parent.setdefault(root, root) != root:
+                root = parent[root]
+            while parent[x] != root:  # path compression
+                parent[x], x = root, parent[x]
+            return root
+
+        for k, r in zip(pair_key, self.pair_response.tolist()):
+            a, b = find((0, k)), find((1, r))
+            if a != b:
+                parent[a] = b
+        groups: dict[tuple[int, int], list[int]] = {}
+        for i, k in enumerate(pair_key):
+            groups.setdefault(find((0, k)), []).append(i)
+        return list(groups.values())
+
     @property
     def key_common(self) -> np.ndarray:
         """|K_i ∩ R| for each key entity: how many of its mentions the response has."""
@@ -98,16 +131,14 @@ def contingency(key: Partition, response: Partition) -> Contingency:
     if key.n_mentions == 0 or response.n_mentions == 0:
         empty = np.zeros(0, dtype=np.int64)
         return Contingency(key_sizes, response_sizes, empty, empty, empty)
-    # Mentions present on both sides, with their entity on each side.
-    common, key_pos, response_pos = np.intersect1d(
-        key.mentions, response.mentions, assume_unique=True, return_indices=True)
-    k = key.entities[key_pos]
-    r = response.entities[response_pos]
-    codes = k * max(response.n_entities, 1) + r
-    uniq, counts = np.unique(codes, return_counts=True)
+    # Indices are dense (0 … n-1), so a lookup array finds each key mention's response entity.
+    size = int(max(key.mentions.max(), response.mentions.max())) + 1
+    response_entity = np.full(size, -1, dtype=np.int64)
+    response_entity[response.mentions] = response.entities
+    r = response_entity[key.mentions]
+    shared = r >= 0
     width = max(response.n_entities, 1)
-    return Contingency(
-        key_sizes, response_sizes,
-        (uniq // width).astype(np.int64), (uniq % width).astype(np.int64),
-        counts.astype(np.int64),
-    )
+    codes = key.entities[shared] * width + r[shared]
+    uniq, counts = np.unique(codes, return_counts=True)
+    return Contingency(key_sizes, response_sizes, uniq // width, uniq % width,
+                       counts.astype(np.int64))
