@@ -98,4 +98,4 @@ def apply_passes(documents: Iterable[Document], passes: Iterable[str]) -> Iterat
 
 def _load_builtin_passes() -> None:
     # The built-in passes register themselves on import.
-    from corefkit.passes import singletons  # noqa: F401
+    from corefkit.passes import singletons, splits  # noqa: F401
