@@ -58,35 +58,73 @@ def cli() -> None:
 @click.argument("key")
 @click.argument("response")
 @click.option("--metrics", "-m", default="all", show_default=True,
-              help="Comma list of mentions, muc, bcub, ceafm, ceafe, blanc, lea, conll.")
+              help="Comma list of mentions, muc, bcub, ceafm, ceafe, blanc, lea, conll, mor and "
+                   "zero (CorefUD scoring only), and dominant (type-aware, Žitkus et al. 2023; "
+                   "not part of 'all').")
 @click.option("--format", "-f", "output_format", default="table", show_default=True,
               type=click.Choice(["table", "json", "csv", "reference"]),
               help="table, JSON object, CSV rows, or the reference scorer's TOTALS lines.")
 @click.option("--per-document", is_flag=True, help="Also report every document's scores.")
 @click.option("--from", "input_format", default=None,
               help="Format of both files (default: detected).")
-@click.option("--remove-singletons", is_flag=True,
-              help="Drop one-mention entities from key and response before scoring.")
+@click.option("--remove-singletons/--keep-singletons", default=None,
+              help="Drop one-mention entities from key and response before scoring (default: "
+                   "keep, unless the profile says otherwise).")
 @click.option("--pass", "passes", multiple=True, metavar="NAME[:opt=val,...]",
               help="Apply a normalization pass to both sides first (repeatable).")
 @click.option("--parse-gum-ids", is_flag=True,
               help="CoNLL-2012: split GUM-style ids (etype-GRP-identity) into attributes.")
+@click.option("--match", "match", default=None, type=click.Choice(["exact", "partial", "head"]),
+              help="CorefUD mention matching (CorefUD scorer 1.2): identical nodes, response "
+                   "inside the key and covering its head, or the same head. Default exact.")
+@click.option("--zero-match", default=None, type=click.Choice(["linear", "dependent"]),
+              help="CorefUD zero mentions: matched by position (linear, default) or by their "
+                   "enhanced dependencies (dependent).")
+@click.option("--keep-zeros/--remove-zeros", default=None,
+              help="CorefUD: score zero mentions (default) or remove them first.")
+@click.option("--profile", default=None, metavar="NAME",
+              help="Named scoring settings from corefkit/schemas/profiles.json, e.g. crac (head "
+                   "match, singletons removed, zeros matched by dependencies); explicit options "
+                   "override it.")
+@click.option("--key-layer", default=None, metavar="LAYER",
+              help="LCC: the key's coreference layer (default manualCoreferences@1, the gold).")
+@click.option("--response-layer", default=None, metavar="LAYER",
+              help="LCC: the response's layer, e.g. manualCoreferences@2 (the annotator's).")
+@click.option("--dominant-k", default=None, metavar="K1,K2,K3,K4",
+              help="dominant: coefficients of TP, WT, WL, WTL (default 1,0.75,0.5,0.25).")
+@click.option("--dominant-scheme", default="lcc", show_default=True, metavar="NAME|FILE",
+              help="dominant: the type-code scheme whose classes scheme coverage divides by.")
+@click.option("--dominant-ranking", default="auto", show_default=True, metavar="NAME|FILE",
+              help="dominant: ranking for dominant mentions the input does not mark "
+                   "(see the dominant-mentions pass).")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings and no progress display.")
 def score(key: str, response: str, metrics: str, output_format: str, per_document: bool,
           input_format: str | None, remove_singletons: bool, passes: tuple[str, ...],
-          parse_gum_ids: bool, quiet: bool) -> None:
+          parse_gum_ids: bool, key_layer: str | None, response_layer: str | None,
+          dominant_k: str | None, dominant_scheme: str, dominant_ranking: str,
+          match: str | None, zero_match: str | None, keep_zeros: bool | None,
+          profile: str | None, quiet: bool) -> None:
     """Score RESPONSE against KEY (files, directories or '-').
 
     Documents are paired by name; key documents missing from the response count as
-    entirely missed, response-only documents are ignored, both with a warning.
+    entirely missed, response-only documents are ignored, both with a warning. KEY and
+    RESPONSE may be the same LCC file or directory: --key-layer and --response-layer decide.
+    CoNLL-U keys (and --match, --zero-match, --profile) are scored as the CorefUD scorer 1.2
+    does, and then key and response must hold the same documents, sentences and words.
     """
     from corefkit.scoring.api import score as run
 
     read_options = {"parse_gum_ids": True} if parse_gum_ids else {}
+    key_options = {"layer": key_layer} if key_layer else {}
+    response_options = {"layer": response_layer} if response_layer else {}
+    dominant = {"coefficients": dominant_k, "scheme": dominant_scheme, "ranking": dominant_ranking}
     with _progress("scoring", quiet) as progress:
         report = run(key, response, metrics, format=input_format,
                      remove_singletons=remove_singletons, passes=passes,
-                     per_document=per_document, read_options=read_options, progress=progress)
+                     per_document=per_document, read_options=read_options,
+                     key_read_options=key_options, response_read_options=response_options,
+                     dominant_options=dominant, progress=progress, match=match,
+                     zero_match=zero_match, keep_zeros=keep_zeros, profile=profile)
     _warn(report.warnings, quiet)
     if output_format == "json":
         import json
@@ -106,13 +144,24 @@ def _output_path(source: str, out_dir: str, fmt: str) -> str:
 
     extension = get(fmt).patterns[0].lstrip("*")
     stem = os.path.basename(source)
-    for pattern in ("*.conllu", "*.conll", "*.conllua", "*.key", "*.response"):
+    for pattern in ("*.conllu", "*.conll", "*.conllua", "*.key", "*.response", "*.nkas.json"):
         if stem.lower().endswith(pattern[1:]):
             stem = stem[: -len(pattern) + 1]
             break
     else:
         stem = os.path.splitext(stem)[0]
     return os.path.join(out_dir, stem + extension)
+
+
+def _implied_output(target: str, sources: set[str]) -> str | None:
+    """The output format a target implies without --to: its file name's, or for an existing
+    directory the (single) input format; None if it implies none."""
+    from corefkit.converters.registry import output_format
+
+    try:
+        return output_format(target, None).name
+    except UsageError:
+        return next(iter(sources)) if len(sources) == 1 and os.path.isdir(target) else None
 
 
 def _report_losses(report: Any, quiet: bool) -> None:
@@ -146,21 +195,45 @@ def _report_losses(report: Any, quiet: bool) -> None:
 @click.option("--keep-ids", is_flag=True, help="CoNLL-2012 output: keep the original id strings.")
 @click.option("--parse-gum-ids", is_flag=True,
               help="CoNLL-2012 input: split GUM-style ids into entity attributes.")
+@click.option("--layer", default=None, metavar="LAYER",
+              help="LCC input: the coreference layer to read (default manualCoreferences@1, "
+                   "the gold; @2 is the annotator's output).")
+@click.option("--mmax-map", default=None, metavar="NAME|FILE",
+              help="MMAX2 input and output: the level map saying which levels and attributes "
+                   "hold coreference (shipped: generic, arrau, acl-anthology; default generic).")
+@click.option("--mmax-common-paths", default=None, metavar="FILE",
+              help="MMAX2 input: the common_paths.xml for projects without one beside them.")
+@click.option("--lenient", is_flag=True,
+              help="Input: skip bad markables and recover from XML errors with a warning, "
+                   "instead of failing.")
+@click.option("--discontinuous", default=None, type=click.Choice(["drop", "extent", "first"]),
+              help="Discontinuous mentions in a target that cannot hold them: drop (default; "
+                   "reported as lost), extent (gaps filled) or first (first part only).")
+@click.option("--conllu-profile", default=None,
+              type=click.Choice(["auto", "corefud", "ua-compact"]),
+              help="CorefUD output: the profile each document was read with (auto, default), "
+                   "CorefUD 1.x (eid-etype-head-other) or the UA compact declaration of the source.")
+@click.option("--keep-min", is_flag=True,
+              help="CorefUD output: add a minspan field so that minimum spans are kept.")
 @click.option("--pass", "passes", multiple=True, metavar="NAME[:opt=val,...]",
               help="Apply a normalization pass before writing (repeatable).")
 @click.option("--strict", is_flag=True,
               help="Fail, writing nothing, if the target cannot hold everything.")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings or loss report.")
 def convert(source: str, target: str, input_format: str | None, output_format: str | None,
-            layout: str | None, keep_ids: bool, parse_gum_ids: bool, passes: tuple[str, ...],
-            strict: bool, quiet: bool) -> None:
+            layout: str | None, keep_ids: bool, parse_gum_ids: bool, layer: str | None,
+            mmax_map: str | None, mmax_common_paths: str | None, lenient: bool,
+            discontinuous: str | None, conllu_profile: str | None, keep_min: bool,
+            passes: tuple[str, ...], strict: bool, quiet: bool) -> None:
     """Convert SOURCE (file, directory, glob or '-') to TARGET (file, directory or '-').
 
     A directory or glob source with a directory target gives one output file per input
     file. What the target format cannot hold is reported with counts and first locations.
     """
     _transform(source, target, input_format, output_format, layout, keep_ids, parse_gum_ids,
-               list(passes), strict, quiet)
+               list(passes), strict, quiet, layer=layer, mmax_map=mmax_map,
+               mmax_common_paths=mmax_common_paths, lenient=lenient,
+               discontinuous=discontinuous, conllu_profile=conllu_profile, keep_min=keep_min)
 
 
 @cli.command()
@@ -186,24 +259,57 @@ def normalize(source: str, target: str, passes: tuple[str, ...], input_format: s
 
 def _transform(source: str, target: str, input_format: str | None, output_format: str | None,
                layout: str | None, keep_ids: bool, parse_gum_ids: bool, passes: list[str],
-               strict: bool, quiet: bool, same_format: bool = False) -> None:
+               strict: bool, quiet: bool, same_format: bool = False,
+               layer: str | None = None, mmax_map: str | None = None,
+               mmax_common_paths: str | None = None, lenient: bool = False,
+               discontinuous: str | None = None, conllu_profile: str | None = None,
+               keep_min: bool = False) -> None:
     from corefkit.converters.loss import ConversionReport
-    from corefkit.converters.registry import expand_paths, output_format as pick_output
+    from corefkit.converters.registry import expand_paths, get, output_format as pick_output
     from corefkit.converters.registry import read, write
     from corefkit.passes import apply_passes
 
-    read_options = {"parse_gum_ids": True} if parse_gum_ids else {}
+    read_options: dict[str, Any] = {"parse_gum_ids": True} if parse_gum_ids else {}
+    if layer is not None:
+        read_options["layer"] = layer
     write_options: dict[str, Any] = {}
     if layout is not None:
         write_options["layout"] = layout
     if keep_ids:
         write_options["keep_ids"] = True
+    if lenient:
+        read_options["lenient"] = True
+    if discontinuous is not None:
+        write_options["discontinuous"] = discontinuous
+    if conllu_profile is not None:
+        write_options["profile"] = conllu_profile
+    if keep_min:
+        write_options["keep_min"] = True
     inputs = expand_paths(source, input_format)
-    if os.path.isdir(target):
+    sources = {fmt for _, fmt in inputs}
+    if mmax_common_paths is not None:
+        if "mmax2" not in sources:
+            raise UsageError("--mmax-common-paths applies to MMAX2 input only")
+        read_options["common_paths"] = mmax_common_paths
+    if mmax_map is not None:  # the level map serves the MMAX2 side(s) of the conversion
+        to = output_format or _implied_output(target, sources)
+        writes_mmax = to is not None and get(to).name == "mmax2"
+        if "mmax2" not in sources and not writes_mmax:
+            raise UsageError("--mmax-map applies to MMAX2 input or output only")
+        if "mmax2" in sources:
+            read_options["level_map"] = mmax_map
+        if writes_mmax:
+            write_options["level_map"] = mmax_map
+    directory_target = bool(output_format) and get(output_format).writes_directory or (
+        output_format is None and os.path.isdir(target)
+        and all(get(fmt).writes_directory for fmt in sources))
+    if os.path.isdir(target) and not directory_target:
         jobs = []
         for file, fmt in inputs:
             to = output_format or fmt
             jobs.append((file, fmt, _output_path(file, target, to), to))
+    elif directory_target:  # one output directory holds every document (MMAX2 projects)
+        jobs = [(source, input_format, target, output_format or inputs[0][1])]
     else:
         if output_format is None and same_format and target != "-":
             try:

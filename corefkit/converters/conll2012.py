@@ -23,7 +23,12 @@ from collections.abc import Iterable, Iterator
 from typing import IO, BinaryIO
 
 from corefkit.converters.io import iter_line_chunks
-from corefkit.converters.loss import ConversionReport, crossing_same_entity_mentions
+from corefkit.converters.loss import (
+    ConversionReport,
+    crossing_same_entity_mentions,
+    discontinuous_action,
+    writable_tokens,
+)
 from corefkit.errors import FormatError, Repair, UsageError
 from corefkit.model import IDENTITY, Document, Entity, Mention, Sentence, Token
 
@@ -383,7 +388,8 @@ def _percent_decode(text: str) -> str:
 # ============================================================================ writing
 def loss_actions(**options: object) -> dict[str, str]:
     """How this writer handles what it cannot hold (the default is ``dropped``)."""
-    return {"split_antecedents": "dropped (set entities stay ordinary chains)"}
+    return {"split_antecedents": "dropped (set entities stay ordinary chains)",
+            "discontinuous": discontinuous_action(str(options.get("discontinuous", "drop")))}
 
 
 def write_stream(
@@ -393,25 +399,30 @@ def write_stream(
     *,
     layout: str = "default",
     keep_ids: bool = False,
+    discontinuous: str = "drop",
 ) -> None:
     """Write documents as CoNLL-2012.
 
     ``layout``: ``default`` (5 TAB-separated columns), ``source`` (the columns, begin line and
     empty-cell marker the document was read with, when it came from CoNLL-2012) or ``gum``
     (GUM's 3 columns). ``keep_ids`` writes the original id strings instead of 0…n-1.
+    ``discontinuous``: ``drop``, ``extent`` or ``first`` (see ``loss.writable_tokens``).
     """
     if layout not in LAYOUTS:
         raise UsageError(f"unknown CoNLL-2012 layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
+    discontinuous_action(discontinuous)  # a usage error for an unknown mode
     for doc in documents:
-        _write_document(doc, out, report, layout, keep_ids)
+        _write_document(doc, out, report, layout, keep_ids, discontinuous)
 
 
-def _written_mentions(doc: Document, report: ConversionReport) -> list[tuple[Mention, int, int, Entity]]:
+def _written_mentions(doc: Document, report: ConversionReport,
+                      discontinuous: str = "drop") -> list[tuple[Mention, int, int, Entity]]:
     """The mentions CoNLL-2012 can hold, as (mention, first row, last row, entity).
 
-    Rows count written tokens (empty nodes are not written). Discontinuous mentions, zeros,
-    unlinked and non-identity mentions are left out (the loss report counts them); of two
-    crossing mentions of one entity the later one is left out.
+    Rows count written tokens (empty nodes are not written). Zeros, unlinked and
+    non-identity mentions are left out, and discontinuous ones unless ``discontinuous``
+    approximates them (the loss report counts them); of two crossing mentions of one entity
+    the later one is left out.
     """
     crossing = set(crossing_same_entity_mentions(doc))
     row_of = {}
@@ -423,19 +434,21 @@ def _written_mentions(doc: Document, report: ConversionReport) -> list[tuple[Men
     written = []
     for mention in doc.sorted_mentions():
         entity = doc.entity_of(mention)
+        tokens = writable_tokens(mention, discontinuous)
         if (entity is None or entity.layer != IDENTITY or entity.pseudo
-                or not mention.is_contiguous or mention in crossing):
+                or tokens is None or mention in crossing):
             continue
-        rows = [row_of[t] for t in mention.tokens if t in row_of]
+        rows = [row_of[t] for t in tokens if t in row_of]
         if not rows:
             continue  # a zero mention
         written.append((mention, rows[0], rows[-1], entity))
     return written
 
 
-def _cells(doc: Document, report: ConversionReport, keep_ids: bool) -> dict[int, list[str]]:
+def _cells(doc: Document, report: ConversionReport, keep_ids: bool,
+           discontinuous: str = "drop") -> dict[int, list[str]]:
     """Chunk lists per written row, in the canonical order of conversion-notes §5."""
-    written = _written_mentions(doc, report)
+    written = _written_mentions(doc, report, discontinuous)
     ids: dict[Entity, str] = {}
     for _, _, _, entity in written:  # numbered by first mention in canonical order
         if entity not in ids:
@@ -483,8 +496,8 @@ def _cells(doc: Document, report: ConversionReport, keep_ids: bool) -> dict[int,
 
 
 def _write_document(doc: Document, out: IO[str], report: ConversionReport, layout: str,
-                    keep_ids: bool) -> None:
-    cells = _cells(doc, report, keep_ids)
+                    keep_ids: bool, discontinuous: str = "drop") -> None:
+    cells = _cells(doc, report, keep_ids, discontinuous)
     source = layout == "source" and "conll_begin" in doc.attrs
     if layout == "source" and not source:
         report.repairs.append(Repair(

@@ -4,7 +4,8 @@ Input is read as bytes and decoded line by line so that invalid UTF-8 is reporte
 line and column instead of surfacing as a bare ``UnicodeDecodeError``; a leading BOM is
 skipped and CRLF / CR line ends are accepted (formats/README.md, "Text level"). Output goes
 to a temporary file in the target directory that is renamed into place only when the whole
-write succeeded, so a failure never leaves a half-written file behind.
+write succeeded, so a failure never leaves a half-written file behind; formats that write a
+directory (MMAX2 projects) get the same guarantee for the whole directory.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import contextlib
 import gc
 import io
 import os
+import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, BinaryIO, TypeVar
 
 T = TypeVar("T")
@@ -144,6 +146,52 @@ def atomic_text_output(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_directory_output(
+    path: str | os.PathLike[str],
+    *,
+    replaceable: Callable[[str], bool] | None = None,
+) -> Iterator[str]:
+    """A temporary directory that becomes ``path`` only if the ``with`` block succeeds.
+
+    ``path`` may not exist yet, or be an empty directory, or be a directory that
+    ``replaceable(path)`` accepts (an earlier output of the same writer); anything else is
+    refused, so that a conversion never deletes files it did not write.
+    """
+    target = os.path.abspath(os.fspath(path))
+    parent = os.path.dirname(target)
+    if not os.path.isdir(parent):
+        raise CorefkitError(f"{os.fspath(path)}: the directory {parent} does not exist")
+    if os.path.lexists(target):
+        if not os.path.isdir(target) or os.path.islink(target):
+            raise CorefkitError(f"{os.fspath(path)}: exists and is not a directory")
+        if os.listdir(target) and not (replaceable is not None and replaceable(target)):
+            raise CorefkitError(
+                f"{os.fspath(path)}: the directory exists and holds files corefkit did not "
+                "write; give a new or empty directory")
+    tmp = tempfile.mkdtemp(prefix=".corefkit-", suffix=".tmp", dir=parent)
+    try:
+        yield tmp
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; outputs get normal rights
+        if os.path.lexists(target):
+            old = tempfile.mkdtemp(prefix=".corefkit-old-", dir=parent)
+            os.rmdir(old)
+            os.rename(target, old)
+            try:
+                os.rename(tmp, target)
+            except BaseException:
+                os.rename(old, target)
+                raise
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
         raise
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from corefkit.errors import Repair
+from corefkit.errors import Repair, UsageError
 from corefkit.model import IDENTITY, Document, Mention
 
 # Feature names, in the order of the capability matrix.
@@ -34,11 +34,70 @@ FEATURES: dict[str, str] = {
     "metadata": "document metadata",
     "speakers": "speakers",
     "parts": "document parts",
+    "opaque_levels": "other annotation levels (kept uninterpreted)",
 }
 
 # Attribute keys that hold identifiers rather than annotation: renumbering them is reported
 # through the id maps of a conversion, not as lost attributes.
 ID_ATTRIBUTES = frozenset({"original_id", "conll_id", "markable_id"})
+
+
+# How a writer that cannot hold discontinuous mentions writes them (``--discontinuous``):
+# left out, as their extent (gaps filled), or as their first contiguous part.
+DISCONTINUOUS_MODES = ("drop", "extent", "first")
+_DISCONTINUOUS_ACTIONS = {
+    "drop": "dropped",
+    "extent": "approximated (written as their extent, gaps filled)",
+    "first": "approximated (only their first contiguous part written)",
+}
+
+
+def discontinuous_action(mode: str = "drop") -> str:
+    """The loss-report action for discontinuous mentions written with ``mode``."""
+    if mode not in _DISCONTINUOUS_ACTIONS:
+        raise UsageError(f"unknown --discontinuous mode {mode!r}; expected one of "
+                         f"{', '.join(DISCONTINUOUS_MODES)}")
+    return _DISCONTINUOUS_ACTIONS[mode]
+
+
+def writable_tokens(mention: Mention, discontinuous: str = "drop") -> tuple[int, ...] | None:
+    """The tokens a writer without discontinuous mentions writes for ``mention``.
+
+    Contiguous mentions are written as they are; a discontinuous one is left out (None) with
+    ``drop``, written over its extent with ``extent``, or as its first part with ``first``.
+    Writers call this where they choose the mentions to write, so that every format without
+    discontinuous mentions treats them the same way.
+    """
+    if mention.is_contiguous:
+        return mention.tokens
+    if discontinuous == "drop":
+        return None
+    if discontinuous == "extent":
+        return tuple(range(mention.start, mention.end + 1))
+    if discontinuous == "first":
+        first, last = mention.parts()[0]
+        return tuple(range(first, last + 1))
+    discontinuous_action(discontinuous)  # raises the usage error
+    return None
+
+
+def approximate_discontinuous(doc: Document, discontinuous: str) -> Document:
+    """``doc`` with every discontinuous mention written as ``writable_tokens`` says.
+
+    For writers that do not choose mentions with :func:`writable_tokens` themselves: the
+    registry hands them this copy (it shares the text layer; the original is unchanged).
+    """
+    if all(m.is_contiguous for m in doc.mentions):
+        return doc
+    copy = doc.copy(text=False)
+    for mention in copy.mentions:
+        if not mention.is_contiguous:
+            tokens = writable_tokens(mention, discontinuous)
+            if tokens is None:
+                copy.remove_mention(mention)
+            else:
+                mention.tokens = tokens
+    return copy
 
 
 def user_attributes(attrs: dict) -> list[str]:
@@ -144,6 +203,11 @@ def _detectors(doc: Document) -> dict[str, Callable[[], list[str]]]:
         _, part = doc.pair_key()
         return [] if part == "0" else [f"part {doc.part}"]
 
+    def opaque_levels() -> list[str]:
+        levels = doc.attrs.get("opaque_levels") or {}
+        return [f"level {name} ({len(markables)} markables)"
+                for name, markables in sorted(levels.items())]
+
     return {
         "singletons": singletons,
         "discontinuous": lambda: mentions_where(lambda m: not m.is_contiguous),
@@ -163,6 +227,7 @@ def _detectors(doc: Document) -> dict[str, Callable[[], list[str]]]:
         "metadata": metadata,
         "speakers": speakers,
         "parts": parts,
+        "opaque_levels": opaque_levels,
     }
 
 

@@ -5,6 +5,12 @@ Each format is a module with ``sniff(head) -> bool``, ``read_stream(stream, file
 registry imports a module only when its format is used, expands directories and globs,
 detects formats (formats/README.md, "Detecting the format"), checks options, records loss
 reports and makes every write atomic.
+
+A format whose documents are several files (MMAX2 projects) sets ``reads_paths`` and/or
+``writes_directory``: its module then provides ``read_path(path, file, **options)`` (``path``
+is a project file; a directory stands for every project under it) and
+``write_path(documents, directory, report, **options)``, which fills a temporary directory
+that is renamed into place when the whole write succeeded.
 """
 
 from __future__ import annotations
@@ -19,12 +25,19 @@ from types import ModuleType
 from typing import Any
 
 from corefkit.converters.io import (
+    atomic_directory_output,
     atomic_text_output,
     display_name,
     open_binary,
     without_gc_pauses,
 )
-from corefkit.converters.loss import ConversionReport, find_losses
+from corefkit.converters.loss import (
+    DISCONTINUOUS_MODES,
+    ConversionReport,
+    approximate_discontinuous,
+    discontinuous_action,
+    find_losses,
+)
 from corefkit.errors import CorefkitError, LossError, UsageError
 from corefkit.model import Document
 
@@ -45,6 +58,8 @@ class FormatSpec:
     write_options: frozenset[str]
     sniff_priority: int                 # lower is tried first
     stream: bool = True                 # a single text stream: "-" works for it
+    reads_paths: bool = False           # read_path(project file) instead of read_stream
+    writes_directory: bool = False      # write_path(directory) instead of write_stream
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module)
@@ -68,8 +83,84 @@ register(FormatSpec(
     capabilities=frozenset({"singletons", "cross_sentence", "parts"}),
     module="corefkit.converters.conll2012",
     read_options=frozenset({"parse_gum_ids"}),
-    write_options=frozenset({"layout", "keep_ids"}),
+    write_options=frozenset({"layout", "keep_ids", "discontinuous"}),
     sniff_priority=50,
+))
+
+register(FormatSpec(
+    name="lcc",
+    aliases=("nkas", "lcc-json"),
+    description="Lithuanian coreference annotator JSON (*.nkas.json): character offsets, typed "
+                "links, group links; --layer manualCoreferences@1 (gold, default) or @2",
+    patterns=("*.nkas.json",),
+    # singletons, sets, DD, mention attributes and metadata are held in part: the writer's
+    # partial_losses() reports what of them it cannot write
+    capabilities=frozenset({"singletons", "crossing_same_entity", "cross_sentence",
+                            "split_antecedents", "discourse_deixis", "mention_attributes",
+                            "metadata"}),
+    module="corefkit.converters.lcc",
+    read_options=frozenset({"layer", "adverbial_as_identity", "lenient"}),
+    write_options=frozenset({"layer", "ranking"}),
+    sniff_priority=10,
+))
+
+register(FormatSpec(
+    name="corefud",
+    aliases=("ua-compact", "conllu", "conll-u"),
+    description="CoNLL-U with Entity/SplitAnte/Bridge in MISC (CorefUD 1.x; UA compact as in GUM)",
+    patterns=("*.conllu",),
+    # heads, min spans and cross-sentence mentions depend on the profile and declaration the
+    # writer uses: its partial_losses() reports what a document's declaration cannot hold
+    capabilities=frozenset({"singletons", "discontinuous", "zeros", "cross_sentence", "heads",
+                            "min_spans", "split_antecedents", "bridging", "mention_attributes",
+                            "entity_attributes", "metadata", "speakers"}),
+    module="corefkit.converters.corefud",
+    read_options=frozenset({"entity_fields"}),
+    write_options=frozenset({"profile", "keep_min"}),
+    sniff_priority=40,
+))
+
+register(FormatSpec(
+    name="ua-exploded",
+    aliases=("ua", "conllua", "conll-ua"),
+    description="CoNLL-UA exploded: CoNLL-U Plus with IDENTITY / BRIDGING / DISCOURSE_DEIXIS "
+                "columns (Universal Anaphora, CODI-CRAC); --allow-zeros, --allow-id-closers "
+                "(UA scorer 2.0 extensions), --align-spaces",
+    patterns=("*.CONLLUA", "*.conllua", "*.ua"),
+    # zeros, crossing markables (closers that name the markable, UA scorer 2.0, hold them even
+    # for one entity), heads (written as Min), gapped min spans, unlinked mentions
+    # and several anchors per bridging markable are held in part: the writer's
+    # partial_losses() reports what of them a document cannot keep
+    capabilities=frozenset({"singletons", "discontinuous", "zeros", "crossing_same_entity",
+                            "cross_sentence", "heads", "min_spans", "split_antecedents",
+                            "bridging", "discourse_deixis", "non_referring", "unlinked_mentions",
+                            "mention_attributes", "speakers"}),
+    module="corefkit.converters.ua_exploded",
+    read_options=frozenset(),
+    write_options=frozenset({"allow_zeros", "allow_id_closers", "align_spaces"}),
+    sniff_priority=30,  # before corefud (a UA file's token lines can look like CoNLL-U)
+))
+
+register(FormatSpec(
+    name="mmax2",
+    aliases=("mmax",),
+    description="MMAX2 stand-off XML projects (*.mmax + Basedata/, Markables/, Schemes/); "
+                "coreference levels and attributes from a level map (--mmax-map)",
+    patterns=("*.mmax",),
+    # heads only as an attribute (writer option heads); bridging, split antecedents,
+    # non-referring markables, DD and min spans only as far as the level map names them:
+    # the module's partial_losses() reports what a map cannot write
+    capabilities=frozenset({"singletons", "discontinuous", "crossing_same_entity",
+                            "cross_sentence", "min_spans", "split_antecedents", "bridging",
+                            "discourse_deixis", "non_referring", "mention_attributes",
+                            "opaque_levels"}),
+    module="corefkit.converters.mmax2",
+    read_options=frozenset({"level_map", "common_paths", "lenient"}),
+    write_options=frozenset({"level_map", "heads"}),
+    sniff_priority=20,
+    stream=False,
+    reads_paths=True,
+    writes_directory=True,
 ))
 
 
@@ -116,7 +207,11 @@ def guess_format(path: str) -> str:
 
 
 def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> list[tuple[str, str]]:
-    """(file, format) pairs for a file, a directory (its files, sorted) or a glob pattern."""
+    """(file, format) pairs for a file, a directory (its files, sorted) or a glob pattern.
+
+    In a directory, formats that read paths contribute every project file under it (at any
+    depth: an MMAX2 corpus keeps one project per folder); the other formats its own files.
+    """
     text = os.fspath(path)
     if text == "-":
         if format is None:
@@ -126,15 +221,16 @@ def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> lis
             raise UsageError(f"format {spec.name} is not a single stream and cannot be read from '-'")
         return [(text, spec.name)]
     if os.path.isdir(text):
-        found = []
+        wanted = get(format) if format is not None else None
+        found = _projects_under(text, wanted)
+        projects = {file for file, _ in found}
         for name in sorted(os.listdir(text)):
             full = os.path.join(text, name)
-            if name.startswith(".") or not os.path.isfile(full):
+            if name.startswith(".") or not os.path.isfile(full) or full in projects:
                 continue
-            if format is not None:
-                spec = get(format)
-                if _matches_patterns(spec, full):
-                    found.append((full, spec.name))
+            if wanted is not None:
+                if not wanted.reads_paths and _matches_patterns(wanted, full):
+                    found.append((full, wanted.name))
                 continue
             try:
                 found.append((full, guess_format(full)))
@@ -143,7 +239,7 @@ def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> lis
         if not found:
             what = f"{get(format).name} files" if format else "files of a known format"
             raise CorefkitError(f"{text}: the directory holds no {what}")
-        return found
+        return sorted(found)
     if not os.path.exists(text) and any(ch in text for ch in "*?["):
         matches = sorted(p for p in glob.glob(text) if os.path.isfile(p))
         if not matches:
@@ -152,6 +248,23 @@ def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> lis
     if not os.path.exists(text):
         raise CorefkitError(f"{text}: no such file or directory")
     return [(text, get(format).name if format else guess_format(text))]
+
+
+def _projects_under(directory: str, wanted: FormatSpec | None) -> list[tuple[str, str]]:
+    """(project file, format) for every file of a path-reading format under ``directory``."""
+    specs = [s for s in FORMATS.values() if s.reads_paths and (wanted is None or s is wanted)]
+    found = []
+    if not specs:
+        return found
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            full = os.path.join(root, name)
+            for spec in specs:
+                if not name.startswith(".") and _matches_patterns(spec, full):
+                    found.append((full, spec.name))
+                    break
+    return found
 
 
 def _check_options(spec: FormatSpec, options: dict[str, Any], allowed: frozenset[str],
@@ -175,6 +288,9 @@ def read(path: Any, format: str | None = None, **options: Any) -> Iterator[Docum
         spec = get(fmt)
         _check_options(spec, options, spec.read_options, "reader")
         module = spec.load()
+        if spec.reads_paths:
+            yield from without_gc_pauses(module.read_path(file, display_name(file), **options))
+            continue
         with open_binary(file) as handle:
             yield from without_gc_pauses(module.read_stream(handle, display_name(file), **options))
 
@@ -185,7 +301,8 @@ def output_format(path: str, format: str | None) -> FormatSpec:
         return get(format)
     if os.fspath(path) != "-":
         for spec in FORMATS.values():
-            if _matches_patterns(spec, path):
+            # a directory format's pattern names its project files, not the output directory
+            if not spec.writes_directory and _matches_patterns(spec, path):
                 return spec
     raise UsageError(f"cannot tell the output format of {display_name(path)}; pass --to")
 
@@ -204,20 +321,46 @@ def write(
     something the format cannot hold, and no output file is created.
     """
     spec = output_format(path, format)
+    mode = options.get("discontinuous", "drop")
+    if mode not in DISCONTINUOUS_MODES:
+        raise UsageError(f"unknown --discontinuous mode {mode!r}; expected one of "
+                         f"{', '.join(DISCONTINUOUS_MODES)}")
+    # Discontinuous mentions in a format that cannot hold them: a writer that chooses its
+    # mentions with loss.writable_tokens takes the option itself; any other gets documents
+    # whose discontinuous mentions are already dropped or approximated. The option means
+    # nothing to a format that holds them.
+    fallback = None
+    if "discontinuous" in spec.capabilities:
+        options.pop("discontinuous", None)
+    elif "discontinuous" not in spec.write_options:
+        fallback = options.pop("discontinuous", "drop")
     _check_options(spec, options, spec.write_options, "writer")
     module = spec.load()
     report = ConversionReport()
 
     def checked(docs: Iterable[Document]) -> Iterator[Document]:
         for doc in docs:
-            losses = find_losses(doc, spec.capabilities, module.loss_actions(**options))
+            actions = module.loss_actions(**options)
+            if fallback is not None and fallback != "drop":
+                actions = {**actions, "discontinuous": discontinuous_action(fallback)}
+            losses = find_losses(doc, spec.capabilities, actions)
+            partial = getattr(module, "partial_losses", None)  # features a format holds in part
+            if partial is not None:
+                losses += partial(doc, **options)
             if losses and fail_on_loss:
                 detail = "; ".join(str(r) for r in losses)
                 raise LossError(f"writing {doc.name} as {spec.name} would lose: {detail}")
             report.losses.extend(losses)
             report.documents += 1
-            yield doc
+            yield approximate_discontinuous(doc, fallback) if fallback is not None else doc
 
+    if spec.writes_directory:
+        if os.fspath(path) == "-":
+            raise UsageError(f"format {spec.name} writes a directory; give a directory, not '-'")
+        replaceable = getattr(module, "replaceable_output", None)
+        with atomic_directory_output(path, replaceable=replaceable) as directory:
+            module.write_path(checked(documents), directory, report, **options)
+        return report
     with atomic_text_output(path) as out:
         module.write_stream(checked(documents), out, report, **options)
     return report

@@ -6,9 +6,11 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from corefkit.errors import UsageError
+from corefkit.errors import FormatError, UsageError
 from corefkit.model import Document
 from corefkit.scoring.align import DocumentMentions, align_exact, document_mentions
+from corefkit.scoring.dominant import TYPE_FREE, DominantCounts, document_counts, dominant_config
+from corefkit.scoring.dominant import annotations as dominant_annotations
 from corefkit.scoring.metrics import (
     CONLL_COMPONENTS,
     DEFAULT_METRICS,
@@ -20,6 +22,10 @@ from corefkit.scoring.metrics import (
 from corefkit.scoring.partition import contingency
 from corefkit.scoring.report import DocumentResult, MetricResult, ScoreReport
 
+DOMINANT = "dominant"  # the type-aware family of corefkit.scoring.dominant
+# metrics on mentions, defined by the CorefUD scorer (corefkit.scoring.match)
+COREFUD_METRICS = ("mor", "zero")
+
 
 def parse_metrics(metrics: str | Sequence[str] | None) -> list[str]:
     """Metric names in the canonical order; ``conll`` pulls in the metrics it averages."""
@@ -27,16 +33,50 @@ def parse_metrics(metrics: str | Sequence[str] | None) -> list[str]:
         return list(DEFAULT_METRICS)
     names = [m.strip().lower() for m in (metrics.split(",") if isinstance(metrics, str) else metrics)]
     names = [n for n in names if n]
-    if "all" in names:
-        return list(DEFAULT_METRICS)
-    known = set(METRICS) | {"conll"}
+    if "all" in names:  # "all" is the default list; "all,dominant" adds the typed family
+        return list(DEFAULT_METRICS) + [DOMINANT] * (DOMINANT in names)
+    known = set(METRICS) | {"conll", DOMINANT, *COREFUD_METRICS}
     unknown = [n for n in names if n not in known]
     if unknown:
         raise UsageError(
-            f"unknown metric {', '.join(unknown)}; known metrics: {', '.join(DEFAULT_METRICS)}")
+            f"unknown metric {', '.join(unknown)}; known metrics: {', '.join(DEFAULT_METRICS)}, "
+            f"{', '.join(COREFUD_METRICS)}, {DOMINANT}")
     if not names:
         raise UsageError("no metric given")
-    return [m for m in DEFAULT_METRICS if m in names]
+    # ``dominant`` scores typed links, not partitions: never part of the default list
+    return ([m for m in DEFAULT_METRICS if m in names] + [m for m in COREFUD_METRICS if m in names]
+            + [DOMINANT] * (DOMINANT in names))
+
+
+def _key_is_conllu(key: Any, format: str | None) -> tuple[bool, Any]:
+    """Whether the key is CoNLL-U (scored with the CorefUD scorer's semantics by default),
+    and the key source to use (a peeked iterator is put back together)."""
+    import itertools
+
+    if isinstance(key, Document):
+        return bool(key.attrs.get("conllu")), key
+    if isinstance(key, (str, os.PathLike)) or (
+            isinstance(key, (list, tuple)) and key and isinstance(key[0], (str, os.PathLike))):
+        if format is not None:
+            from corefkit.converters.registry import get
+
+            return get(format).name == "corefud", key
+        from corefkit.converters.registry import expand_paths
+
+        first = key if isinstance(key, (str, os.PathLike)) else key[0]
+        if os.fspath(first) == "-":
+            return False, key
+        try:
+            return expand_paths(first)[0][1] == "corefud", key
+        except Exception:  # reading reports the problem properly
+            return False, key
+    if isinstance(key, (list, tuple)):
+        return bool(key) and isinstance(key[0], Document) and bool(key[0].attrs.get("conllu")), key
+    items = iter(key)
+    first = next(items, None)
+    if first is None:
+        return False, []
+    return bool(getattr(first, "attrs", {}).get("conllu")), itertools.chain([first], items)
 
 
 def _source_name(source: Any) -> str:
@@ -68,11 +108,18 @@ def score(
     format: str | None = None,
     key_format: str | None = None,
     response_format: str | None = None,
-    remove_singletons: bool = False,
+    remove_singletons: bool | None = None,
     passes: Sequence[str] = (),
     per_document: bool = False,
     read_options: dict[str, Any] | None = None,
+    key_read_options: dict[str, Any] | None = None,
+    response_read_options: dict[str, Any] | None = None,
+    dominant_options: dict[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
+    match: str | None = None,
+    zero_match: str | None = None,
+    keep_zeros: bool | None = None,
+    profile: str | None = None,
 ) -> ScoreReport:
     """Score ``response`` against ``key``.
 
@@ -82,49 +129,99 @@ def score(
     both with a warning. ``passes`` (names as for ``corefkit normalize``) are applied to both
     sides first; ``remove_singletons`` adds the ``remove-singletons`` pass.
     ``progress`` is called with the number of documents scored so far.
+    ``key_read_options`` / ``response_read_options`` add reader options for one side (the
+    same LCC file read as key with ``layer=manualCoreferences@1`` and as response with ``@2``);
+    ``dominant_options`` (``coefficients``, ``scheme``, ``ranking``) configure the ``dominant``
+    metric (:mod:`corefkit.scoring.dominant`).
+
+    CoNLL-U keys, and any run given ``match``, ``zero_match``, ``keep_zeros`` or ``profile``,
+    are scored with the CorefUD scorer 1.2's semantics (:mod:`corefkit.scoring.match`):
+    mentions as node sets matched ``exact``, ``partial`` or by ``head``; zeros matched by
+    position (``linear``) or by dependencies (``dependent``) or removed
+    (``keep_zeros=False``); BLANC with the UA rule for absent link types; the metrics ``mor``
+    and ``zero``; and key and response must hold the same documents, sentences and words.
+    ``profile`` names settings in ``corefkit/schemas/profiles.json`` (``crac``); explicit
+    values win over it. Other keys get the reference scorer's semantics.
     """
     from corefkit import __version__
     from corefkit.passes import apply_passes
 
     names = parse_metrics(metrics)
+    conllu_key, key = _key_is_conllu(key, key_format or format)
+    corefud = None
+    if conllu_key or any(v is not None for v in (match, zero_match, keep_zeros, profile)):
+        from corefkit.scoring.match import CorefUDScoring
+
+        if metrics is None or (isinstance(metrics, str) and metrics.strip().lower() == "all"):
+            names = names[:len(DEFAULT_METRICS)] + list(COREFUD_METRICS) + names[len(DEFAULT_METRICS):]
+        corefud = CorefUDScoring.resolve(
+            match=match, zero_match=zero_match, keep_zeros=keep_zeros,
+            remove_singletons=remove_singletons, profile=profile,
+            metrics=[m for m in COREFUD_METRICS if m in names])
+        remove_singletons = corefud.remove_singletons
+    elif any(m in names for m in COREFUD_METRICS):
+        raise UsageError("the metrics mor and zero are defined for CorefUD scoring: give a CoNLL-U "
+                         "key or --match")
+    else:
+        remove_singletons = bool(remove_singletons)
     # mention identification is always counted: every report (and the reference scorer's
     # text) states it
     needed = [m for m in METRICS
               if m in names or m == "mentions" or (m in CONLL_COMPONENTS and "conll" in names)]
-    all_passes = list(passes) + (["remove-singletons"] if remove_singletons else [])
+    all_passes = list(passes) + (["remove-singletons"] if remove_singletons and corefud is None
+                                 else [])
     read_options = read_options or {}
     warnings: list[str] = []
 
-    def reduced(source: Any, fmt: str | None) -> Iterable[DocumentMentions]:
-        docs = _documents(source, fmt or format, read_options)
+    dominant = dominant_config(**(dominant_options or {})) if DOMINANT in names else None
+
+    def reduced(source: Any, fmt: str | None,
+                side_options: dict[str, Any] | None) -> Iterable[tuple[DocumentMentions, Any]]:
+        docs = _documents(source, fmt or format, {**read_options, **(side_options or {})})
         for doc in apply_passes(docs, all_passes):
             warnings.extend(str(r) for r in doc.repairs if not r.check.startswith("pass."))
-            yield document_mentions(doc)
+            # the dominant family needs typed links and dominant mentions, not only chains
+            links = dominant_annotations(doc, dominant.ranking) if dominant is not None else None
+            yield (corefud.reduce(doc) if corefud is not None else document_mentions(doc)), links
 
-    responses: dict[tuple[tuple[str, str], int], DocumentMentions] = {}
+    responses: dict[tuple[tuple[str, str], int], tuple[DocumentMentions, Any]] = {}
     seen: dict[tuple[str, str], int] = {}
-    for dm in reduced(response, response_format):
+    for dm, links in reduced(response, response_format, response_read_options):
         n = seen.get(dm.pair_key, 0)
         seen[dm.pair_key] = n + 1
-        responses[(dm.pair_key, n)] = dm
+        responses[(dm.pair_key, n)] = (dm, links)
 
     totals: dict[str, Counts | BlancCounts] = {}
     documents: list[DocumentResult] = []
     key_seen: dict[tuple[str, str], int] = {}
     response_repeats = key_repeats = count = 0
-    for dm in reduced(key, key_format):
+    for dm, key_links in reduced(key, key_format, key_read_options):
         n = key_seen.get(dm.pair_key, 0)
         key_seen[dm.pair_key] = n + 1
-        answer = responses.pop((dm.pair_key, n), None)
+        answer, answer_links = responses.pop((dm.pair_key, n), (None, None))
         if answer is None:
+            if corefud is not None:
+                raise FormatError(f"key and response are not aligned: document {dm.name!r} of the "
+                                  "key is missing from the response", file=dm.file,
+                                  check="score.misaligned")
             warnings.append(f"document {dm.name} is missing from the response; "
                             "all its mentions count as missed")
-        aligned = align_exact(dm, answer)
+        extra: dict[str, Counts] = {}
+        if corefud is not None:
+            found = corefud.align(dm, answer)
+            aligned, extra = found.aligned, found.extra
+        else:
+            aligned = align_exact(dm, answer)
         warnings.extend(aligned.notes)
         response_repeats += aligned.response_repeats
         key_repeats += aligned.key_repeats
         table = contingency(aligned.key, aligned.response)
         doc_counts = {m: METRICS[m](aligned.key, aligned.response, table) for m in needed}
+        if corefud is not None:
+            doc_counts = corefud.counts(doc_counts)
+            doc_counts.update(extra)
+        if dominant is not None:
+            doc_counts[DOMINANT] = document_counts(key_links, answer_links, dominant)
         for m, c in doc_counts.items():
             totals[m] = totals[m] + c if m in totals else c
         if per_document:
@@ -132,18 +229,35 @@ def score(
         count += 1
         if progress is not None:
             progress(count)
-    for (pair_key, _), dm in responses.items():
+    for (pair_key, _), (dm, _) in responses.items():
+        if corefud is not None:
+            raise FormatError(f"key and response are not aligned: document {dm.name!r} of the "
+                              "response is not in the key", file=dm.file, check="score.misaligned")
         warnings.append(f"document {dm.name} is only in the response; ignored")
     if count == 0:
         raise UsageError(f"the key {_source_name(key)} holds no document")
-    for m in needed:
+    for m in needed + ([m for m in COREFUD_METRICS if m in names] if corefud else []):
         totals.setdefault(m, BlancCounts() if m == "blanc" else Counts())
+    if corefud is not None:
+        totals = corefud.counts(totals)
+    if dominant is not None:
+        totals.setdefault(DOMINANT, DominantCounts(dominant))
+        if totals[DOMINANT].variant == TYPE_FREE:
+            warnings.append(f"dominant: {totals[DOMINANT].untyped_annotations} annotations have no "
+                            "type code; scored type-free (WT counted as TP, WTL as WL)")
     options = {
         "metrics": names,
         "match": "exact",
         "remove_singletons": remove_singletons,
         "passes": list(passes),
     }
+    if corefud is not None:
+        options.update(corefud.options(), semantics="corefud-scorer-1.2")
+    else:
+        options["semantics"] = "reference-scorer-8.01"
+    if key_read_options or response_read_options:
+        options.update(key_read_options=dict(key_read_options or {}),
+                       response_read_options=dict(response_read_options or {}))
     return ScoreReport(
         key=_source_name(key),
         response=_source_name(response),

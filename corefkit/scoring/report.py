@@ -56,6 +56,8 @@ class MetricResult:
     def to_json(self) -> dict[str, Any]:
         if self.counts is None:
             return {"f1": float(self.f1), "exact": {"f1": fraction_text(self.f1)}}
+        if hasattr(self.counts, "to_json"):  # a metric family with its own shape (dominant)
+            return self.counts.to_json()
         c = self.counts
         out: dict[str, Any] = {
             "recall": float(c.recall), "precision": float(c.precision), "f1": float(c.f1),
@@ -180,10 +182,11 @@ class ScoreReport:
 
         One metric gives exactly what ``scorer.pl METRIC key response none`` prints after its
         version line; several give the blocks in order, each after ``METRIC name:`` as
-        ``scorer.pl all`` does. ``mentions`` and ``conll`` have no block of their own in the
-        reference scorer and are left out.
+        ``scorer.pl all`` does. ``mentions``, ``conll`` and ``dominant`` have no block of
+        their own in the reference scorer and are left out.
         """
-        blocks = [(n, m) for n, m in self.metrics.items() if n not in ("mentions", "conll")]
+        blocks = [(n, m) for n, m in self.metrics.items()
+                  if n not in ("mentions", "conll") and isinstance(m.counts, (Counts, BlancCounts))]
         out = []
         for name, m in blocks:
             if len(blocks) > 1:
@@ -230,6 +233,9 @@ def _table_rows(metrics: dict[str, MetricResult]) -> list[str]:
                       f"{c.noncoref.precision_num}/{c.noncoref.precision_den}")
         lines.append(f"{name:<10} {_percent(m.recall):>8} {_percent(m.precision):>10} "
                      f"{_percent(m.f1):>8}   {counts}".rstrip())
+    for m in metrics.values():  # families with a breakdown of their own (dominant: per class)
+        if hasattr(m.counts, "table_lines"):
+            lines += m.counts.table_lines()
     return lines
 
 

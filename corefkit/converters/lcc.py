@@ -1,0 +1,946 @@
+"""LCC JSON (``*.nkas.json``, the Lithuanian coreference annotator's format): reader and writer.
+
+Specification: ``formats/lcc.md``. A file is one JSON object: the raw text (``content``) and
+annotation layers whose own ``content`` is a JSON document serialised into a string. Tokens,
+sentences and paragraphs come from the ``lex`` layer (character spans), morphology candidates
+from ``morphology``, named entities from ``ner``; coreference is the list of typed links of a
+``manualCoreferences`` layer (version 1 = gold, version 2 = the annotator's output). Each link
+has a referring expression (``Referant``), its antecedent span(s) (``Mentions``) and a
+4-letter type code (class, subclass, direction, antecedents).
+
+Reading (lcc.md §4): spans are snapped to tokens (the original character spans stay on the
+mention, ``attrs["_lcc_spans"]``); entities are the components of the single-antecedent links;
+a link with several antecedents makes the referring expression's entity an accommodated set
+of the antecedents' entities; ``a-`` links (clausal antecedent) form the discourse-deixis
+layer; every link is kept, with its type code, in ``doc.attrs["anaphoric_links"]`` (mention
+ids, so that copies and passes keep it valid) because the type-aware evaluation scores links,
+not only clusters. Decision taken where lcc.md and issue 6 differ: the first morphological
+analysis of an ambiguous word gives the token's lemma and XPOS (issue 6: "first analysis as
+the default tag"); all candidates stay in ``token.attrs["lcc_msd"]``.
+
+Writing (lcc.md §5): a document read from LCC whose coreference (partition, sets, DD layer,
+type codes) is unchanged is written back byte for byte; otherwise the selected coreference
+layer is regenerated and every other layer is written back unchanged. Documents from other
+formats get a generated text, ``lex`` layer and coreference layer in which every mention of
+an entity is linked to the entity's dominant mention (pass ``dominant-mentions``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from typing import IO, Any, BinaryIO
+
+from corefkit.converters.loss import MAX_EXAMPLES, ConversionReport, LossRecord, describe_mention, \
+    user_attributes
+from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
+from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity, Mention, Token
+from corefkit.passes.dominant import type_codes as _codes
+
+COREF_LAYER = "manualCoreferences"
+DEFAULT_VERSION = 1
+LINKS = "anaphoric_links"   # doc.attrs key: the typed links, format-neutral (see module doc)
+STATE = "lcc"               # doc.attrs key: what a byte-stable round trip needs
+UNKNOWN_TYPE = "----"       # corefkit's code for "type unknown": the scheme has none
+GROUP_TYPE = "---g"
+DD_TYPE = "a---"
+# What the LCC writer holds of a mention besides its span: the type code, and what the type
+# code says (ambiguous antecedent, ellipsis anchor); the dominant mention is the target of
+# every generated link.
+HELD_MENTION_ATTRIBUTES = frozenset({"lcc_type", "ambiguous", "ellipsis_anchor", "dominant"})
+DOCUMENT_KEYS = ("id", "corpusName", "corpusId", "name", "comment", "dateCreated", "dateModified",
+                 "content", "source", "url", "lexemeCount", "tags", "annotationLayers")
+META_KEYS = ("name", "url", "corpusName", "corpusId", "dateCreated", "dateModified", "comment",
+             "source", "tags")
+TYPE_RE = re.compile(r"^[pgdae-][a-z-][api-][sga-]$")
+EMPTY_LIST_RE = re.compile(r'^( *)("(?:[^"\\]|\\.)*":)\[\](,?)$', re.MULTILINE)
+BOM = "\ufeff"
+
+
+def sniff(head: str) -> bool:
+    """A JSON object that has ``annotationLayers`` (formats/README.md, detection rule 1)."""
+    return head.lstrip(BOM + " \t\r\n").startswith("{") and '"annotationLayers"' in head
+
+
+def parse_layer(value: str | None) -> tuple[str, int]:
+    """``manualCoreferences@2``, ``@2`` or ``2`` → (layer type, version); None → version 1."""
+    if value is None or value == "":
+        return COREF_LAYER, DEFAULT_VERSION
+    text = str(value).strip()
+    kind, sep, version = text.rpartition("@")
+    if not sep:
+        kind, version = ("", text) if text.isdigit() else (text, str(DEFAULT_VERSION))
+    kind = kind or COREF_LAYER
+    if kind != COREF_LAYER or not version.isdigit():
+        raise UsageError(f"cannot use LCC layer {value!r}: expected {COREF_LAYER}@VERSION "
+                         f"(e.g. {COREF_LAYER}@1 for the gold annotation, @2 for the annotator's)")
+    return kind, int(version)
+
+
+def layer_name(layer: tuple[str, int]) -> str:
+    return f"{layer[0]}@{layer[1]}"
+
+
+# ============================================================================ reading
+def read_stream(
+    stream: BinaryIO,
+    file: str,
+    *,
+    layer: str | None = None,
+    adverbial_as_identity: bool = False,
+    lenient: bool = False,
+) -> Iterator[Document]:
+    """The document of an LCC file.
+
+    ``layer`` selects the coreference layer (``manualCoreferences@1``, the gold annotation, by
+    default; ``@2`` is the annotator's output). ``adverbial_as_identity`` reads ``a-`` links
+    as identity links instead of discourse deixis. ``lenient`` skips a layer whose content is
+    not JSON and tokenises on whitespace when there is no ``lex`` layer, with a warning,
+    instead of rejecting the file.
+    """
+    wanted = parse_layer(layer)
+    text = _decode(stream.read(), file)
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"not valid JSON: {exc.msg}; an LCC file is one JSON object",
+                          file=file, line=exc.lineno, column=exc.colno,
+                          check="lcc.invalid-json") from None
+    yield _Reader(file, text, obj, wanted, adverbial_as_identity, lenient).read()
+
+
+def _decode(data: bytes, file: str) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        column = len(data[line_start:exc.start].decode("utf-8", errors="replace")) + 1
+        raise FormatError(f"invalid UTF-8 (byte offset {exc.start}); convert the file to UTF-8",
+                          file=file, line=line, column=column, check="text.invalid-utf8") from None
+    return text[1:] if text.startswith(BOM) else text
+
+
+def _is_span(value: Any) -> bool:
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            and value[1] >= 0)
+
+
+class _Reader:
+    """Builds one document from the parsed JSON object."""
+
+    def __init__(self, file: str, text: str, obj: Any, wanted: tuple[str, int],
+                 adverbial_as_identity: bool, lenient: bool) -> None:
+        self.file = file
+        self.text = text
+        self.obj = obj
+        self.wanted = wanted
+        self.adverbial_as_identity = adverbial_as_identity
+        self.lenient = lenient
+        self.doc: Document | None = None
+        self.layer_lines: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def error(self, message: str, check: str, line: int | None = 1, column: int | None = None) -> FormatError:
+        return FormatError(message, file=self.file, line=line, column=column, check=check)
+
+    def repair(self, check: str, message: str, line: int | None = None, action: str = "kept") -> None:
+        assert self.doc is not None
+        self.doc.repairs.append(Repair(check, message, self.file, line, None, self.doc.id, action))
+
+    # ------------------------------------------------------------------ document
+    def read(self) -> Document:
+        obj = self.obj
+        if not isinstance(obj, dict):
+            raise self.error(f"the file holds a JSON {type(obj).__name__}, expected an object "
+                             "with 'content' and 'annotationLayers'", "lcc.not-object", 1, 1)
+        content = obj.get("content")
+        if not isinstance(content, str):
+            raise self.error("the document object has no 'content' string (the raw text); "
+                             "is this an LCC file?", "lcc.no-content", self._key_line("content"))
+        raw_id = obj.get("id")
+        doc_id = str(raw_id) if isinstance(raw_id, (int, str)) and not isinstance(raw_id, bool) \
+            and str(raw_id) else _file_stem(self.file)
+        doc = self.doc = Document(doc_id, None, file=self.file)
+        doc.line = 1
+        if doc_id != str(raw_id):
+            self.repair("lcc.no-id", f"the document has no 'id'; named it {doc_id!r} after the file")
+        for key in META_KEYS:
+            value = obj.get(key)
+            if value is None or value == "" or value == []:
+                continue
+            doc.meta[key] = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        if any(ord(c) > 0xFFFF for c in content):
+            self.repair("lcc.offset-unit-unverified",
+                        "the text has characters outside the Basic Multilingual Plane; offsets "
+                        "were counted in code points, which may differ from the annotator's units")
+        layers = self._layers(obj.get("annotationLayers"))
+        # the sample has lex v1, morphology v4 and ner v10; another version is read the same way
+        self._text_layer(content, layers.get(("lex", 1)) or _any_version(layers, "lex"))
+        self._morphology(layers.get(("morphology", 4)) or _any_version(layers, "morphology"))
+        self._ner(layers.get(("ner", 10)) or _any_version(layers, "ner"))
+        if any(kind == "manualLex" for kind, _ in layers):
+            self.repair("lcc.manual-lex-ignored",
+                        "the manualLex layer does not match the text (its spans cut words); "
+                        "tokens come from the lex layer")
+        count = obj.get("lexemeCount")
+        if isinstance(count, int) and count != len(doc.tokens):
+            self.repair("lcc.lexeme-count",
+                        f"lexemeCount is {count} but the lex layer has {len(doc.tokens)} tokens; "
+                        "used the lex layer")
+        found = layers.get(self.wanted)
+        if found is None:
+            present = sorted(f"{COREF_LAYER}@{v}" for k, v in layers if k == COREF_LAYER)
+            raise self.error(
+                f"no {layer_name(self.wanted)} layer; the file has "
+                f"{', '.join(present) if present else 'no coreference layer'} "
+                "(choose one with --layer)", "lcc.missing-layer", self._key_line("annotationLayers"))
+        index, coref = found
+        self._coreference(coref, self.layer_lines.get(index))
+        doc.attrs[STATE] = {
+            "json": obj,
+            "layer": list(self.wanted),
+            "signature": coreference_signature(doc),
+        }
+        return doc
+
+    def _key_line(self, key: str) -> int | None:
+        found = re.search(rf'^\s*"{re.escape(key)}"\s*:', self.text, re.MULTILINE)
+        return self.text.count("\n", 0, found.start()) + 1 if found else None
+
+    # ------------------------------------------------------------------ layers
+    def _layers(self, value: Any) -> dict[tuple[str, int], tuple[int, Any]]:
+        """(type, version) → (position, decoded content) for every usable layer."""
+        if not isinstance(value, list):
+            raise self.error("'annotationLayers' must be a list of layer objects",
+                             "lcc.bad-layers", self._key_line("annotationLayers"))
+        self.layer_lines = self._content_lines(len(value))
+        found: dict[tuple[str, int], tuple[int, Any]] = {}
+        for index, layer in enumerate(value):
+            line = self.layer_lines.get(index)
+            if not isinstance(layer, dict) or not isinstance(layer.get("type"), str):
+                raise self.error(f"layer {index + 1} is not an object with a 'type'",
+                                 "lcc.bad-layer", line)
+            kind = layer["type"]
+            version = layer.get("version")
+            if isinstance(version, str) and version.isdigit():
+                version = int(version)
+            raw = layer.get("content")
+            name = f"{kind} v{version}"
+            if not isinstance(raw, str):
+                self._bad_layer(name, line, "its 'content' is not a string (it must hold a JSON "
+                                            "document serialised into a string)")
+                continue
+            try:
+                decoded = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                self._bad_layer(name, line, f"its content is not valid JSON ({exc.msg} at "
+                                            f"character {exc.pos + 1} of the layer's content)")
+                continue
+            if isinstance(decoded, dict) and set(decoded) == {"error"}:
+                detail = json.dumps(decoded["error"], ensure_ascii=False)
+                self.repair("lcc.layer-error", f"layer {name} holds an error object instead of "
+                                               f"data ({detail}); treated as absent", line,
+                            action="dropped")
+                continue
+            key = (kind, version)
+            if key in found:
+                self.repair("lcc.duplicate-layer", f"a second {name} layer; used the first", line,
+                            action="dropped")
+                continue
+            found[key] = (index, decoded)
+        return found
+
+    def _bad_layer(self, name: str, line: int | None, why: str) -> None:
+        if not self.lenient:
+            raise self.error(f"layer {name}: {why}; fix the layer, or read with the lenient "
+                             "option to skip it", "lcc.layer-invalid-json", line)
+        self.repair("lcc.layer-invalid-json", f"layer {name}: {why}; skipped", line, action="dropped")
+
+    def _content_lines(self, n_layers: int) -> dict[int, int]:
+        """The line of each layer's ``content`` (the file's pretty-printed shape), if found."""
+        start = self._key_line("annotationLayers")
+        if start is None:
+            return {}
+        lines = []
+        for number, line in enumerate(self.text.split("\n")[start:], start + 1):
+            if line.lstrip().startswith('"content"'):
+                lines.append(number)
+        return dict(enumerate(lines)) if len(lines) == n_layers else {}
+
+    # ------------------------------------------------------------------ text
+    def _text_layer(self, content: str, lex_found: tuple[int, Any] | None) -> None:
+        doc = self.doc
+        assert doc is not None
+        if lex_found is None:
+            if not self.lenient:
+                raise self.error("no lex layer (tokens and sentences); read with the lenient "
+                                 "option to tokenise on whitespace", "lcc.no-lex",
+                                 self._key_line("annotationLayers"))
+            self.repair("lcc.no-lex", "no lex layer; tokenised on whitespace, one sentence per line")
+            seg = [[m.start(), m.end() - m.start()] for m in re.finditer(r"\S+", content)]
+            sentences = [[m.start(), m.end() - m.start()] for m in re.finditer(r"[^\n]*\S[^\n]*", content)]
+            paragraphs = sentences
+            line = None
+        else:
+            index, lex = lex_found
+            line = self.layer_lines.get(index)
+            if not isinstance(lex, dict) or not isinstance(lex.get("seg"), list):
+                raise self.error("the lex layer has no 'seg' list of token spans", "lcc.bad-lex", line)
+            seg, sentences, paragraphs = lex["seg"], lex.get("s") or [], lex.get("p") or []
+        for name, spans in (("seg", seg), ("s", sentences), ("p", paragraphs)):
+            for i, span in enumerate(spans):
+                if not _is_span(span) or span[0] < 0 or span[0] + span[1] > len(content):
+                    raise self.error(f"lex {name}[{i}] is {span!r}; expected [offset, length] "
+                                     f"inside the text ({len(content)} characters)", "lcc.bad-lex", line)
+        order = sorted(range(len(seg)), key=lambda i: (seg[i][0], seg[i][1]))
+        if order != list(range(len(seg))):
+            self.repair("lcc.unsorted-tokens", "the lex tokens are not in text order; sorted them", line)
+        self.token_order = order  # file position of each token, for the morphology layer
+        spans = [seg[i] for i in order]
+        sentences, paragraphs = sorted(sentences), sorted(paragraphs)
+        starts = [s[0] for s in sentences] if sentences else [0]
+        ends = [s[0] + s[1] for s in sentences] if sentences else [len(content)]
+        paragraph_starts = [p[0] for p in paragraphs]
+        groups: list[list[int]] = []
+        group_sentence = -1
+        outside = 0
+        for t, (start, length) in enumerate(spans):
+            s = max(bisect.bisect_right(starts, start) - 1, 0)
+            if not (starts[s] <= start and start + length <= ends[s]):
+                outside += 1
+            if s != group_sentence:
+                groups.append([])
+                group_sentence = s
+            groups[-1].append(t)
+        if outside:
+            self.repair("lcc.token-outside-sentence",
+                        f"{outside} tokens are not inside a sentence span of lex.s; each was put "
+                        "in the sentence where it starts", line)
+        for group in groups:
+            tokens = []
+            for t in group:
+                start, length = spans[t]
+                tokens.append(Token(content[start:start + length], -1, -1, {"lcc_offset": [start, length]}))
+            for a, b in zip(tokens, tokens[1:]):
+                if a.attrs["lcc_offset"][0] + a.attrs["lcc_offset"][1] == b.attrs["lcc_offset"][0]:
+                    a.misc = "SpaceAfter=No"
+            first = spans[group[0]][0]
+            paragraph = max(bisect.bisect_right(paragraph_starts, first) - 1, 0)
+            doc.add_sentence(tokens, attrs={"lcc_paragraph": paragraph})
+        self.token_starts = [s[0] for s in spans]
+        self.token_ends = [s[0] + s[1] for s in spans]
+        self.content = content
+
+    def _morphology(self, found: tuple[int, Any] | None) -> None:
+        if found is None:
+            return
+        doc = self.doc
+        assert doc is not None
+        index, morphology = found
+        line = self.layer_lines.get(index)
+        msd = morphology.get("msd") if isinstance(morphology, dict) else None
+        if not isinstance(msd, list) or len(msd) != len(doc.tokens):
+            got = len(msd) if isinstance(msd, list) else "no"
+            self.repair("lcc.morphology-misaligned",
+                        f"the morphology layer has {got} entries for {len(doc.tokens)} tokens; "
+                        "morphology not read", line, action="dropped")
+            return
+        stems = morphology.get("stem")
+        if not isinstance(stems, list) or len(stems) != len(msd):
+            stems = None
+        for position, file_index in enumerate(self.token_order):
+            token = doc.tokens[position]
+            candidates = msd[file_index]
+            if not isinstance(candidates, list):
+                continue
+            pairs = [list(c) for c in candidates if isinstance(c, list) and len(c) == 2]
+            token.attrs["lcc_msd"] = pairs
+            if pairs:
+                token.lemma, token.xpos = str(pairs[0][0]), str(pairs[0][1])
+            if stems is not None:
+                token.attrs["lcc_stem"] = stems[file_index]
+
+    def _ner(self, found: tuple[int, Any] | None) -> None:
+        """Named-entity class per token (``attrs["ner"]``); the layer itself stays opaque."""
+        if found is None:
+            return
+        doc = self.doc
+        assert doc is not None
+        _, ner = found
+        entities = ner.get("ne") if isinstance(ner, dict) else None
+        if not isinstance(entities, dict):
+            return
+        position_of = {file_index: position for position, file_index in enumerate(self.token_order)}
+        for category, items in entities.items():
+            for item in items if isinstance(items, list) else []:
+                ref = item.get("ref") if isinstance(item, dict) else None
+                if not _is_span(ref):
+                    continue
+                for file_index in range(ref[0], ref[0] + ref[1]):
+                    position = position_of.get(file_index)
+                    if position is not None:
+                        doc.tokens[position].attrs.setdefault("ner", category)
+
+    # ------------------------------------------------------------------ coreference
+    def _coreference(self, coref: Any, line: int | None) -> None:
+        doc = self.doc
+        assert doc is not None
+        name = layer_name(self.wanted)
+        links = coref.get("coreferences") if isinstance(coref, dict) else None
+        if not isinstance(links, list):
+            raise self.error(f"the {name} layer has no 'coreferences' list", "lcc.bad-coreferences", line)
+        mentions: dict[tuple[str, tuple[int, ...]], Mention] = {}
+        types: dict[Mention, list[str]] = {}
+        records: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        snapped_reported: set[tuple[int, int]] = set()
+        for number, link in enumerate(links, 1):
+            where = f"{name} link {number}"
+            if not isinstance(link, dict) or not _is_span(link.get("Referant")):
+                got = link.get("Referant") if isinstance(link, dict) else link
+                raise self.error(f"{where}: 'Referant' is {got!r}; every link needs the referring "
+                                 "expression's span as [offset, length]", "lcc.bad-link", line)
+            antecedents = link.get("Mentions", [])
+            if not isinstance(antecedents, list) or not all(_is_span(m) for m in antecedents):
+                raise self.error(f"{where}: 'Mentions' is {antecedents!r}; expected a list of "
+                                 "[offset, length] spans", "lcc.bad-link", line)
+            code = link.get("Type")
+            if not isinstance(code, str) or not TYPE_RE.match(code):
+                self.repair("lcc.bad-type", f"{where}: type {code!r} is not a 4-letter LCC type "
+                                            "code; kept as given" if isinstance(code, str) else
+                            f"{where}: no type code; used {UNKNOWN_TYPE}", line)
+                code = code if isinstance(code, str) else UNKNOWN_TYPE
+            raw_key = json.dumps([link["Referant"], antecedents, code])
+            if raw_key in seen:
+                self.repair("lcc.duplicate-link", f"{where} repeats an earlier link "
+                                                  f"({self._quote(link['Referant'])}); read once", line,
+                            action="dropped")
+                continue
+            seen.add(raw_key)
+            spans = [link["Referant"], *antecedents]
+            snapped = [self._snap(span, where, line, snapped_reported) for span in spans]
+            if any(s is None for s in snapped):
+                continue
+            dd = code.startswith("a") and not self.adverbial_as_identity
+            layer = DISCOURSE_DEIXIS if dd else IDENTITY
+            found = []
+            for span, tokens in zip(spans, snapped):
+                key = (layer, tokens)
+                mention = mentions.get(key)
+                if mention is None:
+                    mention = doc.add_mention(tokens, layer=layer, line=line, attrs={"_lcc_spans": []})
+                    mentions[key] = mention
+                if span not in mention.attrs["_lcc_spans"]:
+                    mention.attrs["_lcc_spans"].append(list(span))
+                found.append(mention)
+            anaphor, targets = found[0], []
+            for target in found[1:]:
+                if target is anaphor:
+                    self.repair("lcc.self-link", f"{where}: the referring expression "
+                                                 f"{self._quote(link['Referant'])} is its own antecedent; "
+                                                 "that pair was skipped", line, action="dropped")
+                elif target not in targets:
+                    targets.append(target)
+            self._check_type(code, link, where, line)
+            types.setdefault(anaphor, []).append(code)
+            if len(code) == 4 and code[3] == "a":
+                anaphor.attrs["ambiguous"] = True
+            if code.startswith("e"):
+                anaphor.attrs["ellipsis_anchor"] = True
+            if not antecedents:
+                self.repair("lcc.no-antecedent", f"{where}: the referring expression "
+                                                 f"{self._quote(link['Referant'])} has no antecedent; "
+                                                 "it is kept as a mention of its own entity", line)
+            records.append({"anaphor": anaphor.id, "antecedents": [m.id for m in targets],
+                            "type": code, "layer": layer, "index": number - 1})
+        for mention, codes in types.items():
+            # one string even for the referring expression of several links ("ghps,gtis"):
+            # attribute values travel through other formats as strings (lcc.md §4 says a
+            # list; a list does not survive CorefUD or MMAX2 attributes)
+            mention.attrs["lcc_type"] = ",".join(codes)
+        for mention in mentions.values():
+            if len(mention.attrs["_lcc_spans"]) == 1 and mention.attrs["_lcc_spans"][0] == self._token_span(mention):
+                del mention.attrs["_lcc_spans"]  # on the token grid: nothing to remember
+        self._entities(records, line)
+        doc.attrs[LINKS] = records
+
+    def _quote(self, span: list[int]) -> str:
+        return repr(self.content[span[0]:span[0] + span[1]])
+
+    def _token_span(self, mention: Mention) -> list[int]:
+        start = self.token_starts[mention.start]
+        return [start, self.token_ends[mention.end] - start]
+
+    def _snap(self, span: list[int], where: str, line: int | None,
+              reported: set[tuple[int, int]]) -> tuple[int, ...] | None:
+        """The tokens a character span covers (lcc.md §2), or None when it covers none."""
+        content = self.content
+        start, end = span[0], span[0] + span[1]
+        if start < 0 or end > len(content) or start >= end:
+            self.repair("lcc.span-outside-text",
+                        f"{where}: span {span} is outside the text ({len(content)} characters) or "
+                        "empty; the link was dropped", line, action="dropped")
+            return None
+        a, b = start, end
+        while a < b and content[a].isspace():
+            a += 1
+        while b > a and content[b - 1].isspace():
+            b -= 1
+        first = bisect.bisect_right(self.token_ends, a)
+        last = bisect.bisect_left(self.token_starts, b) - 1
+        if a >= b or first > last:
+            self.repair("lcc.span-outside-text",
+                        f"{where}: span {span} ({content[start:end]!r}) covers no token; the link "
+                        "was dropped", line, action="dropped")
+            return None
+        new_start, new_end = self.token_starts[first], self.token_ends[last]
+        if (new_start, new_end) != (start, end) and (start, end) not in reported:
+            reported.add((start, end))
+            self.repair("lcc.snapped-span",
+                        f"{where}: span {content[start:end]!r} does not fall on token boundaries; "
+                        f"read as the tokens {content[new_start:new_end]!r} (the character span "
+                        "is kept on the mention)", line)
+        return tuple(range(first, last + 1))
+
+    def _check_type(self, code: str, link: dict, where: str, line: int | None) -> None:
+        if not TYPE_RE.match(code):
+            return
+        n = len(link.get("Mentions", []))
+        if code[3] == "g" and n == 1:
+            self.repair("lcc.group-one-antecedent",
+                        f"{where}: group type {code} with one antecedent; read as identity", line)
+        elif code[3] in "sa" and n > 1:
+            self.repair("lcc.type-count-mismatch",
+                        f"{where}: type {code} says one antecedent but the link has {n}; read as a "
+                        "group reference", line)
+        starts = [m[0] for m in link.get("Mentions", [])]
+        referant = link["Referant"][0]
+        if starts and ((code[2] == "a" and not all(s < referant for s in starts))
+                       or (code[2] == "p" and not all(s > referant for s in starts))):
+            actual = "after" if code[2] == "a" else "before"
+            self.repair("lcc.direction-mismatch",
+                        f"{where}: type {code} is {'anaphoric' if code[2] == 'a' else 'cataphoric'} "
+                        f"but the referring expression {self._quote(link['Referant'])} does not "
+                        f"come {actual} its antecedent; type kept", line)
+
+    def _entities(self, records: list[dict[str, Any]], line: int | None) -> None:
+        """Union-find over single-antecedent links; group links become accommodated sets."""
+        doc = self.doc
+        assert doc is not None
+        by_id = {m.id: m for m in doc.mentions}
+        parent: dict[int, int] = {m.id: m.id for m in doc.mentions}
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for record in records:
+            dd = record["layer"] == DISCOURSE_DEIXIS
+            if dd or len(record["antecedents"]) == 1:
+                for other in record["antecedents"]:
+                    ra, rb = find(record["anaphor"]), find(other)
+                    if ra != rb:
+                        parent[max(ra, rb)] = min(ra, rb)
+        entities: dict[int, Entity] = {}
+        for mention in sorted(doc.mentions, key=lambda m: (m.start, -m.end, m.id)):
+            root = find(mention.id)
+            entity = entities.get(root)
+            if entity is None:
+                entity = entities[root] = doc.new_entity(layer=mention.layer)
+            doc.set_entity(mention, entity)
+        for record in records:
+            if record["layer"] != IDENTITY or len(record["antecedents"]) < 2:
+                continue
+            anaphor = by_id[record["anaphor"]]
+            set_entity = doc.entity_of(anaphor)
+            assert set_entity is not None
+            for other in record["antecedents"]:
+                antecedent = by_id[other]
+                member = doc.entity_of(antecedent)
+                assert member is not None
+                if member is set_entity:
+                    self.repair("lcc.group-contains-itself",
+                                f"{layer_name(self.wanted)} link {record['index'] + 1}: antecedent "
+                                f"{doc.text(antecedent)!r} is in the referring expression's own chain; "
+                                "not recorded as a member of its set", line, action="dropped")
+                    continue
+                doc.add_to_set(member, set_entity, evidence=(anaphor, antecedent))
+        for cycle in doc.split_antecedent_cycles():
+            member, set_entity = cycle[-1], cycle[0]
+            doc.remove_from_set(member, set_entity)
+            self.repair("split.cycle", f"group links make a set contain itself (entities "
+                                       f"{', '.join(str(e.id) for e in cycle)}); dropped one membership",
+                        line, action="dropped")
+
+
+def _any_version(layers: dict[tuple[str, int], tuple[int, Any]], kind: str) -> tuple[int, Any] | None:
+    """The first layer of a type in file order, whatever its version."""
+    for (k, _), found in layers.items():
+        if k == kind:
+            return found
+    return None
+
+
+def _file_stem(file: str) -> str:
+    base = os.path.basename(file)
+    for suffix in (".nkas.json", ".json"):
+        if base.lower().endswith(suffix):
+            return base[: -len(suffix)] or base
+    return base
+
+
+def coreference_signature(doc: Document) -> str:
+    """A digest of what the LCC coreference layer encodes: chains, sets, DD chains, types.
+
+    The writer compares it with the digest taken when reading: equal means the links read
+    can be written back as they were.
+    """
+    def tokens_of(entity: Entity) -> tuple[tuple[int, ...], ...]:
+        return tuple(sorted(m.tokens for m in doc.mentions_of(entity)))
+
+    chains = sorted((e.layer, tokens_of(e)) for e in doc.entities)
+    sets = sorted((tokens_of(s.set_entity), tokens_of(s.member)) for s in doc.memberships())
+    codes = sorted((m.layer, m.tokens, json.dumps(m.attrs.get("lcc_type")))
+                   for m in doc.mentions if "lcc_type" in m.attrs)
+    loose = sorted(m.tokens for m in doc.mentions if doc.entity_of(m) is None)
+    digest = hashlib.sha256(repr((chains, sets, codes, loose)).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def links(doc: Document) -> list[tuple[Mention, list[Mention], str, str]]:
+    """The typed links of a document as (anaphor, antecedents, type code, layer).
+
+    Links whose anaphor has left the document (a pass removed it) are left out, and so are
+    antecedents that have.
+    """
+    by_id = {m.id: m for m in doc.mentions}
+    found = []
+    for record in doc.attrs.get(LINKS, ()):
+        anaphor = by_id.get(record["anaphor"])
+        if anaphor is None:
+            continue
+        antecedents = [by_id[i] for i in record["antecedents"] if i in by_id]
+        found.append((anaphor, antecedents, record["type"], record["layer"]))
+    return found
+
+
+# ============================================================================ writing
+def serialize(obj: dict[str, Any]) -> str:
+    """The JSON text of a document object, in the layout of the annotator's files (lcc.md §5).
+
+    Indented by 4 without spaces after ``:`` and ``,``; an empty list that ends a line is
+    written as ``[``, newline, the same indentation, ``]``; no final newline.
+    """
+    text = json.dumps(obj, ensure_ascii=False, indent=4, separators=(",", ":"))
+    return EMPTY_LIST_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}[\n{m.group(1)}]{m.group(3)}", text)
+
+
+def layer_content(value: Any) -> str:
+    """A layer's content string: compact JSON, non-ASCII characters as they are."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def loss_actions(**options: Any) -> dict[str, str]:
+    """How this writer handles what it cannot hold (the default is ``dropped``)."""
+    return {"discontinuous": "dropped", "zeros": "dropped"}
+
+
+def partial_losses(doc: Document, *, layer: str | None = None, ranking: str = "auto") -> list[LossRecord]:
+    """Loss records for the features LCC holds only in part (registry hook).
+
+    The capability list declares singletons, split antecedents, discourse deixis, mention
+    attributes and metadata as held; what of them the writer cannot write is counted here:
+    singletons other than group members and anaphors without antecedent, one-member or
+    mention-less sets, one-mention DD chains, mention attributes other than the type code,
+    and metadata keys that are not LCC document fields.
+    """
+    plan = _Plan(doc, parse_layer(layer) if layer is not None else None, ranking)
+    records = []
+    for feature, found in plan.lost.items():
+        if found:
+            records.append(LossRecord(feature, len(found), "dropped", found[:MAX_EXAMPLES], doc.name))
+    return records
+
+
+def write_stream(
+    documents: Iterable[Document],
+    out: IO[str],
+    report: ConversionReport,
+    *,
+    layer: str | None = None,
+    ranking: str = "auto",
+) -> None:
+    """Write one document as LCC JSON.
+
+    ``layer`` is the coreference layer to write when it is generated (default: the layer the
+    document was read from, else ``manualCoreferences@1``); ``ranking`` chooses dominant
+    mentions for generated links (see the ``dominant-mentions`` pass).
+    """
+    wanted = parse_layer(layer) if layer is not None else None
+    items = iter(documents)
+    doc = next(items, None)
+    if doc is None:
+        raise UsageError("nothing to write: an LCC file holds exactly one document")
+    extra = next(items, None)
+    if extra is not None:
+        raise CorefkitError(
+            f"an LCC file holds one document, but {extra.name!r} follows {doc.name!r}; write each "
+            "document to its own file (give a directory as the target)")
+    plan = _Plan(doc, wanted, ranking)
+    if plan.unknown_types:
+        report.repairs.append(Repair(
+            "lcc.unknown-type",
+            f"{plan.unknown_types} generated links have no type code; wrote {UNKNOWN_TYPE} "
+            "(a corefkit convention: the LCC scheme has no code for an unknown type)",
+            document=doc.name, action="approximated"))
+    out.write(serialize(plan.obj))
+
+
+class _Plan:
+    """What the writer writes for one document, and what it cannot write."""
+
+    def __init__(self, doc: Document, wanted: tuple[str, int] | None, ranking: str) -> None:
+        self.doc = doc
+        self.ranking = ranking
+        self.unknown_types = 0
+        self.lost: dict[str, list[str]] = {"singletons": [], "split_antecedents": [],
+                                           "discourse_deixis": [], "mention_attributes": [],
+                                           "metadata": []}
+        for mention in doc.sorted_mentions():
+            extra = [k for k in user_attributes(mention.attrs) if k not in HELD_MENTION_ATTRIBUTES]
+            if extra:
+                self.lost["mention_attributes"].append(
+                    f"{describe_mention(doc, mention)} ({', '.join(sorted(extra))})")
+        state = doc.attrs.get(STATE)
+        if state is not None and _same_text(doc, state["json"]):
+            stored_layer = tuple(state["layer"])
+            obj = state["json"]
+            if coreference_signature(doc) == state["signature"] and wanted in (None, stored_layer):
+                self.obj = obj
+                return
+            self.offsets = {t.index: tuple(t.attrs["lcc_offset"]) for t in doc.tokens}
+            self.obj = self._regenerated(obj, wanted or stored_layer, state)
+            return
+        self.lost["metadata"] = sorted(k for k in doc.meta if k not in META_KEYS)
+        self.obj = self._generated(wanted or (COREF_LAYER, DEFAULT_VERSION))
+
+    # ------------------------------------------------------------------ documents
+    def _regenerated(self, stored: dict[str, Any], wanted: tuple[str, int], state: dict) -> dict:
+        obj = dict(stored)
+        layers = [dict(layer) for layer in stored["annotationLayers"]]
+        content = layer_content({"coreferences": self._links()})
+        for layer in layers:
+            if (layer.get("type"), layer.get("version")) == wanted:
+                layer["content"] = content
+                break
+        else:
+            layers.append(_new_layer(wanted[0], wanted[1], content))
+        obj["annotationLayers"] = layers
+        return obj
+
+    def _generated(self, wanted: tuple[str, int]) -> dict[str, Any]:
+        doc = self.doc
+        content, lex = self._text()
+        meta = doc.meta
+        obj: dict[str, Any] = {
+            "id": int(doc.id) if doc.id.isdigit() else doc.id,
+            "corpusName": meta.get("corpusName", ""),
+            "corpusId": _number_or_text(meta.get("corpusId", "")),
+            "name": meta.get("name", doc.name),
+            "comment": meta.get("comment", ""),
+            "dateCreated": meta.get("dateCreated", ""),
+            "dateModified": meta.get("dateModified", ""),
+            "content": content,
+            "source": meta.get("source", ""),
+            "url": meta.get("url", ""),
+            "lexemeCount": len(lex["seg"]),
+            "tags": _json_or_empty(meta.get("tags")),
+            "annotationLayers": [
+                _new_layer("lex", 1, layer_content(lex)),
+                _new_layer(wanted[0], wanted[1], layer_content({"coreferences": self._links()})),
+            ],
+        }
+        return obj
+
+    def _text(self) -> tuple[str, dict[str, list[list[int]]]]:
+        """Text and lex layer from the tokens: spaces between tokens unless ``SpaceAfter=No``,
+        a space between sentences, a newline between paragraphs (``# newpar``)."""
+        doc = self.doc
+        pieces: list[str] = []
+        length = 0
+        seg: list[list[int]] = []
+        sentences: list[list[int]] = []
+        paragraphs: list[list[int]] = []
+        self.offsets: dict[int, tuple[int, int]] = {}
+        previous_paragraph: Any = None
+        for sentence in doc.sentences:
+            tokens = [doc.tokens[i] for i in sentence.token_indices() if not doc.tokens[i].is_empty]
+            if not tokens:
+                continue
+            paragraph = sentence.attrs.get("lcc_paragraph", previous_paragraph)
+            new_paragraph = any(c.lstrip("# ").startswith("newpar") for c in sentence.comments)
+            if pieces:
+                if new_paragraph or paragraph != previous_paragraph:
+                    pieces.append("\n")
+                    paragraphs.append([])
+                else:
+                    pieces.append(" ")
+                length += 1
+            elif not paragraphs:
+                paragraphs.append([])
+            previous_paragraph = paragraph
+            sentence_start = length
+            for k, token in enumerate(tokens):
+                if k and not _no_space_after(tokens[k - 1]):
+                    pieces.append(" ")
+                    length += 1
+                form = token.form or "_"
+                self.offsets[token.index] = (length, len(form))
+                seg.append([length, len(form)])
+                pieces.append(form)
+                length += len(form)
+            sentences.append([sentence_start, length - sentence_start])
+            paragraphs[-1].append(len(sentences) - 1)
+        paragraph_spans = []
+        for members in paragraphs:
+            if members:
+                first, last = sentences[members[0]], sentences[members[-1]]
+                paragraph_spans.append([first[0], last[0] + last[1] - first[0]])
+        return "".join(pieces), {"seg": seg, "s": sentences, "p": paragraph_spans}
+
+    # ------------------------------------------------------------------ links
+    def _span(self, mention: Mention) -> list[int] | None:
+        """[offset, length] of a contiguous mention's written tokens; None if not writable."""
+        if not mention.is_contiguous:
+            return None
+        positions = [self.offsets[t] for t in mention.tokens if t in self.offsets]
+        if not positions:
+            return None
+        start = positions[0][0]
+        return [start, positions[-1][0] + positions[-1][1] - start]
+
+    def _links(self) -> list[dict[str, Any]]:
+        from corefkit.passes.dominant import dominant_mentions, position
+
+        doc = self.doc
+        found: list[tuple[list[int], list[list[int]], str]] = []
+        dominant = dominant_mentions(doc, self.ranking)
+        members_of_sets = {s.member for s in doc.memberships()}
+        sets = doc.accommodated_sets()
+        for entity in doc.entities_in(IDENTITY):
+            written = [m for m in doc.mentions_of(entity) if self._span(m) is not None]
+            if len(written) == 1:
+                mention = written[0]
+                codes = _codes(mention)
+                if entity in members_of_sets or entity in sets:
+                    continue  # written as a group link's antecedent or referring expression
+                if codes and not any(c[3:4] == "g" for c in codes):
+                    found.append((self._span(mention), [], self._type(mention, group=False)))
+                    continue
+                self.lost["singletons"].append(describe_mention(doc, mention))
+                continue
+            if not written:
+                continue
+            target = dominant.get(entity, (written[0], ""))[0]
+            if target not in written:
+                target = written[0]
+            for mention in written:
+                if mention is not target:
+                    found.append((self._span(mention), [self._span(target)],
+                                  self._type(mention, group=False)))
+        for set_entity, members in sets.items():
+            if set_entity.layer != IDENTITY or set_entity.pseudo:
+                continue
+            evidence = {}
+            for membership in doc.memberships():
+                if membership.set_entity is set_entity:
+                    evidence[membership.member] = membership.evidence
+            own = [m for m in doc.mentions_of(set_entity) if self._span(m) is not None]
+            anchors = [m for ev in evidence.values() for m in ev if m in own]
+            if not own:
+                self.lost["split_antecedents"].append(f"set entity {set_entity.id} (no writable mention)")
+                continue
+            anchor = anchors[0] if anchors else own[0]
+            antecedents = []
+            for member in members:
+                candidates = [m for m in doc.mentions_of(member) if self._span(m) is not None]
+                chosen = [m for m in evidence.get(member, ()) if m in candidates]
+                if not chosen and candidates:
+                    before = [m for m in candidates if position(m) < position(anchor)]
+                    chosen = [before[-1] if before else candidates[0]]
+                if chosen:
+                    antecedents.append(chosen[0])
+                else:
+                    self.lost["split_antecedents"].append(
+                        f"entity {member.id} in set {set_entity.id} (no writable mention)")
+            if len(antecedents) < 2:
+                # one antecedent reads back as identity: a one-member set cannot be written
+                self.lost["split_antecedents"].append(
+                    f"set entity {set_entity.id} with {len(antecedents)} writable member(s)")
+                continue
+            found.append((self._span(anchor), [self._span(m) for m in antecedents],
+                          self._type(anchor, group=True)))
+        for entity in doc.entities_in(DISCOURSE_DEIXIS):
+            written = [m for m in doc.mentions_of(entity) if self._span(m) is not None]
+            if len(written) < 2:
+                self.lost["discourse_deixis"].extend(describe_mention(doc, m) for m in written)
+                continue
+            anaphors = [m for m in written if any(c.startswith("a") for c in _codes(m))] or written[1:]
+            segments = [m for m in written if m not in anaphors] or written[:1]
+            for anaphor in anaphors:
+                found.append((self._span(anaphor), [self._span(m) for m in segments],
+                              self._type(anaphor, group=False, dd=True)))
+        found.sort(key=lambda x: (x[0][0], x[1][0][0] if x[1] else -1, x[0][1]))
+        return [{"Mentions": antecedents, "Referant": referant, "Type": code}
+                for referant, antecedents, code in found]
+
+    def _type(self, mention: Mention, *, group: bool, dd: bool = False) -> str:
+        for code in _codes(mention):
+            if dd and code.startswith("a"):
+                return code
+            if not dd and not code.startswith("a") and (code[3:4] == "g") == group:
+                return code
+        self.unknown_types += 1
+        return DD_TYPE if dd else GROUP_TYPE if group else UNKNOWN_TYPE
+
+
+def _same_text(doc: Document, stored: dict[str, Any]) -> bool:
+    """The tokens still are those of the stored text (passes never change the text layer)."""
+    content = stored.get("content", "")
+    for token in doc.tokens:
+        offset = token.attrs.get("lcc_offset")
+        if offset is None or content[offset[0]:offset[0] + offset[1]] != token.form:
+            return False
+    return True
+
+
+def _no_space_after(token: Token) -> bool:
+    return bool(token.misc) and "SpaceAfter=No" in token.misc.split("|")
+
+
+def _new_layer(kind: str, version: int, content: str) -> dict[str, Any]:
+    # Generated layers have no server id or dates: writing the same document twice must give
+    # the same bytes (formats/README.md, determinism).
+    return {"id": None, "type": kind, "version": version, "dateCreated": "", "dateModified": "",
+            "content": content, "tags": []}
+
+
+def _number_or_text(value: str) -> int | str:
+    return int(value) if isinstance(value, str) and value.isdigit() else value
+
+
+def _json_or_empty(value: str | None) -> Any:
+    if not value:
+        return []
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return [value]

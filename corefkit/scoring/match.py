@@ -1,0 +1,588 @@
+"""Mention matching for CoNLL-U (CorefUD) keys and responses, as the CorefUD scorer 1.2 does it.
+
+The CorefUD scorer (ufal/corefud-scorer 1.2; Novák et al., CRAC 2022–2024 shared tasks)
+identifies a mention by the positions of its nodes — (sentence, word, empty-node) triples, so
+that a response whose empty nodes differ from the key's still lines up — and aligns key and
+response mentions one to one:
+
+* ``exact``: the same set of nodes;
+* ``partial``: the key mention contains every node of the response mention and the key head
+  is among them; the score |K ∩ R| / |K| ranks candidates;
+* ``head``: the same head node (and, for an exact match, also the same nodes); the overlap
+  ratio |K ∩ R| / |K| breaks ties between candidates that share the head.
+
+Candidates that are not identical are assigned with the Hungarian algorithm on those ratios
+(``scipy.optimize.linear_sum_assignment`` on the same matrices, rows and columns ordered by
+(first node, last node, length) as the scorer orders them, so ties are broken the same way).
+Zero mentions (whose head is an empty node) are matched either by position like any other
+mention (``linear``) or, when the empty nodes of the response need not coincide with the
+key's (``dependent``), by an assignment on the agreement of their enhanced dependencies:
+10 × F1 of the (parent, relation) pairs plus F1 of the parents, within one sentence.
+
+The alignment becomes a shared index space, so the standard metrics run unchanged on
+:class:`~corefkit.scoring.partition.Partition` objects. Two more metrics are defined here:
+``mor``, the mention overlap ratio of the CRAC 2022 findings (token overlap under the best
+one-to-one pairing of overlapping mentions, independent of the matching method), and
+``zero``, the anaphor-decomposable score restricted to zero anaphors (CorefUD scorer
+``als_zeros``).
+
+Two deliberate differences from the scorer, neither met by its test suites: a mention
+repeated in a second entity is removed from the later entity (the reference scorer's rule,
+which corefkit applies everywhere; the scorer keeps both copies and looks up the last), and
+in ``dependent`` mode zeros take part only in the dependency assignment (the scorer's shared
+lookup table can also pair a zero through its exact twin when the assignment chose another).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from corefkit.errors import FormatError
+from corefkit.model import IDENTITY, Document
+from corefkit.scoring.align import AlignedDocument
+from corefkit.scoring.metrics import BlancCounts, Counts, harmonic
+from corefkit.scoring.partition import Partition
+
+MATCHES = ("exact", "partial", "head")
+ZERO_MATCHES = ("linear", "dependent")
+
+Position = tuple[int, int, int]  # (sentence, word, empty node); words have empty node 0
+
+
+@dataclass(frozen=True)
+class UDMention:
+    """A mention as the CorefUD scorer sees it: node positions, head, zero flag, head deps."""
+
+    words: tuple[Position, ...]                   # sorted
+    head: Position
+    zero: bool
+    deps: tuple[tuple[Position, str], ...] = ()   # enhanced dependencies of the head
+
+    @property
+    def order(self) -> tuple[Position, Position, int]:
+        """The scorer's mention order: first node, last node, number of nodes."""
+        return (self.words[0], self.words[-1], len(self.words))
+
+
+@dataclass
+class UDDocument:
+    """What CorefUD scoring needs of one document."""
+
+    name: str
+    pair_key: tuple[str, str]
+    clusters: list[list[UDMention]]
+    sentences: list[tuple[str | None, tuple[str, ...], int | None]]  # sent_id, word forms, line
+    file: str | None = None
+    removed_zeros: int = 0
+    removed_singletons: int = 0
+    conllu: bool = True       # read from CoNLL-U: sentences and word forms are compared
+
+
+@dataclass
+class CorefUDAlignment:
+    """An aligned document plus the counts of the metrics defined on mentions (mor, zero)."""
+
+    aligned: AlignedDocument
+    extra: dict[str, Counts] = field(default_factory=dict)
+
+
+class CorefUDBlancCounts(BlancCounts):
+    """BLANC with the CorefUD / UA scorers' rule for absent link types.
+
+    A part (coreference or non-coreference links) is left out only when neither the key nor
+    the response has links of that type; otherwise its P, R and F (0 when the numerator is
+    0) enter the average (DISAGREEMENTS.md item 2). The reference scorer drops a part as soon
+    as the key has no links of that type; :class:`BlancCounts` follows that.
+    """
+
+    def __add__(self, other: BlancCounts) -> CorefUDBlancCounts:
+        return CorefUDBlancCounts(self.coref + other.coref, self.noncoref + other.noncoref)
+
+    def _parts(self) -> tuple[Fraction, Fraction, Fraction]:
+        used = [c for c in (self.coref, self.noncoref)
+                if c.recall_den != 0 or c.precision_den != 0]
+        if not used:
+            return Fraction(0), Fraction(0), Fraction(0)
+        recall = sum((c.recall for c in used), Fraction(0)) / len(used)
+        precision = sum((c.precision for c in used), Fraction(0)) / len(used)
+        f1 = sum((harmonic(c.precision, c.recall) for c in used), Fraction(0)) / len(used)
+        return recall, precision, f1
+
+
+# ============================================================================ reduction
+def positions(doc: Document) -> list[Position]:
+    """(sentence, word, empty node) of every token: words count 1, 2, …; ``N.K`` is (N, K).
+
+    CoNLL-U ids are used when present, so that an empty node keeps its number even when the
+    other side lacks an earlier one; tokens without ids are counted. Documents from other
+    formats count words through the whole document (sentence 0), since their sentence breaks
+    need not agree (GUM's CoNLL-2012 export has none).
+    """
+    found: list[Position] = []
+    tokens = doc.tokens
+    conllu = bool(doc.attrs.get("conllu"))
+    word = 0
+    for sentence in doc.sentences:
+        if conllu:
+            word = 0
+        empty = 0
+        for index in range(sentence.start, sentence.stop):
+            token = tokens[index]
+            tid = token.id
+            where = sentence.index if conllu else 0
+            if token.is_empty:
+                empty += 1
+                if conllu and tid and "." in tid:
+                    n, _, k = tid.partition(".")
+                    if n.isdigit() and k.isdigit():
+                        found.append((where, int(n), int(k)))
+                        continue
+                found.append((where, word, empty))
+            else:
+                word = int(tid) if conllu and tid and tid.isdigit() else word + 1
+                empty = 0
+                found.append((where, word, 0))
+    if len(found) < len(tokens):  # tokens outside any sentence (should not happen)
+        found.extend((len(doc.sentences), i, 0) for i in range(len(found), len(tokens)))
+    return found
+
+
+def _deps(value: str | None, sentence: int) -> tuple[tuple[Position, str], ...]:
+    if not value or value == "_":
+        return ()
+    found = []
+    for item in value.split("|"):
+        parent, sep, relation = item.partition(":")
+        if not sep:
+            continue
+        n, _, k = parent.partition(".")
+        if n.isdigit() and (not k or k.isdigit()):
+            found.append(((sentence, int(n), int(k or 0)), relation))
+    return tuple(found)
+
+
+def ud_document(doc: Document, *, match: str = "exact", keep_zeros: bool = True,
+                remove_singletons: bool = False) -> UDDocument:
+    """Reduce a document to its identity chains as :class:`UDMention` lists.
+
+    As the scorer's reader: a mention without a head takes its first node (udapi's default);
+    a chain keeps one copy of mentions with the same identity (nodes, plus head under head
+    matching); singletons are removed first, then zero mentions when ``keep_zeros`` is off.
+    """
+    pos = positions(doc)
+    tokens = doc.tokens
+    head_mode = match == "head"
+    clusters: list[list[UDMention]] = []
+    removed_singletons = removed_zeros = 0
+    for entity in doc.entities_in(IDENTITY):
+        cluster: list[UDMention] = []
+        seen: set = set()
+        for mention in doc.mentions_of(entity):
+            if not mention.tokens:
+                continue
+            head = mention.head if mention.head is not None and mention.head in mention.tokens \
+                else mention.tokens[0]
+            words = tuple(sorted(pos[t] for t in mention.tokens))
+            head_token = tokens[head]
+            item = UDMention(words, pos[head], head_token.is_empty,
+                             _deps(head_token.deps, pos[head][0]) if head_token.is_empty else ())
+            identity = (words, item.head) if head_mode else words
+            if identity in seen:
+                continue
+            seen.add(identity)
+            cluster.append(item)
+        if not cluster:
+            continue
+        if remove_singletons and len(cluster) == 1:
+            removed_singletons += 1
+            continue
+        if not keep_zeros:
+            kept = [m for m in cluster if not m.zero]
+            removed_zeros += len(cluster) - len(kept)
+            cluster = kept
+            if not cluster:
+                continue
+        clusters.append(cluster)
+    sentences = []
+    for sentence in doc.sentences:
+        forms = tuple(tokens[i].form for i in range(sentence.start, sentence.stop)
+                      if not tokens[i].is_empty)
+        sentences.append((sentence.sent_id, forms, sentence.attrs.get("line")))
+    return UDDocument(doc.name, doc.pair_key(), clusters, sentences, doc.file,
+                      removed_zeros, removed_singletons, bool(doc.attrs.get("conllu")))
+
+
+def check_alignment(key: UDDocument, response: UDDocument) -> None:
+    """Raise :class:`FormatError` at the first difference in sentences, sentence ids or word
+    forms between key and response (empty nodes are not compared: a system may predict them).
+
+    Documents not read from CoNLL-U are compared by their number of words only, as the
+    reference scorer matches them by position (and its test responses change word forms).
+    """
+    where = f"document {key.name!r}"
+    if not (key.conllu and response.conllu):
+        key_words = sum(len(forms) for _, forms, _ in key.sentences)
+        response_words = sum(len(forms) for _, forms, _ in response.sentences)
+        if key_words != response_words:
+            raise FormatError(
+                f"key and response are not aligned: {where} has {key_words} words in the key "
+                f"but {response_words} in the response", file=response.file,
+                check="score.misaligned")
+        return
+    if len(key.sentences) != len(response.sentences):
+        raise FormatError(
+            f"key and response are not aligned: {where} has {len(key.sentences)} sentences in the "
+            f"key but {len(response.sentences)} in the response; both files must hold the same "
+            "sentences and words", file=response.file, check="score.misaligned")
+    for n, ((kid, kforms, kline), (rid, rforms, rline)) in enumerate(
+            zip(key.sentences, response.sentences), 1):
+        if kid is not None and rid is not None and kid != rid:
+            raise FormatError(
+                f"key and response are not aligned: sentence {n} of {where} has sent_id {kid!r} "
+                f"in the key but {rid!r} in the response",
+                file=response.file, line=rline, check="score.misaligned")
+        if kforms != rforms:
+            for w, (a, b) in enumerate(zip(kforms, rforms), 1):
+                if a != b:
+                    detail = f"word {w} is {a!r} in the key but {b!r} in the response"
+                    break
+            else:
+                detail = f"{len(kforms)} words in the key but {len(rforms)} in the response"
+            label = f"sentence {n}" + (f" ({kid})" if kid else "")
+            in_key = f" (key {key.file}:{kline})" if kline is not None else ""
+            raise FormatError(
+                f"key and response are not aligned: {label} of {where}: {detail}{in_key}",
+                file=response.file, line=rline, check="score.misaligned")
+
+
+# ============================================================================ alignment
+def _sort_order(mentions: Sequence[UDMention]) -> list[int]:
+    return sorted(range(len(mentions)), key=lambda i: mentions[i].order)
+
+
+def _f_score(a: set, b: set) -> float:
+    # the scorer's _f_score, in the same float arithmetic: p over the key side, r over the other
+    if not a or not b:
+        return 0.0
+    common = len(a & b)
+    p = common / len(a)
+    r = common / len(b)
+    return 2 * p * r / (p + r) if p > 0 and r > 0 else 0.0
+
+
+def zero_dependency_score(key: UDMention, response: UDMention) -> float:
+    """10 × F1 of the (parent, relation) pairs + F1 of the parents; 0 across sentences."""
+    if key.head[0] != response.head[0]:
+        return 0.0
+    score = 10 * _f_score(set(key.deps), set(response.deps))
+    score += _f_score({p for p, _ in key.deps}, {p for p, _ in response.deps})
+    return score
+
+
+def _partial_score(key: UDMention, response: UDMention) -> float:
+    k = set(key.words)
+    r = set(response.words)
+    if key.head in r and r <= k:
+        return len(k & r) * 1.0 / len(k)
+    return 0.0
+
+
+def _head_score(key: UDMention, response: UDMention) -> float:
+    if key.head == response.head:
+        return len(set(key.words) & set(response.words)) * 1.0 / len(key.words)
+    return 0.0
+
+
+def _assign(keys: list[UDMention], responses: list[UDMention], score) -> list[tuple[int, int]]:
+    """Optimal one-to-one pairs (indices into the given lists) with a positive score."""
+    if not keys or not responses:
+        return []
+    from scipy.optimize import linear_sum_assignment
+
+    rows = _sort_order(keys)
+    cols = _sort_order(responses)
+    similarity = np.zeros((len(rows), len(cols)))
+    for i, ki in enumerate(rows):
+        for j, rj in enumerate(cols):
+            similarity[i, j] = score(keys[ki], responses[rj])
+    chosen_rows, chosen_cols = linear_sum_assignment(-similarity)
+    return [(rows[i], cols[j]) for i, j in zip(chosen_rows.tolist(), chosen_cols.tolist())
+            if similarity[i, j] > 0]
+
+
+def _flatten(clusters: list[list[UDMention]], identity, keep: str) -> tuple[
+        list[UDMention], list[int], int]:
+    """All mentions with their cluster numbers; a repeated identity keeps its first copy."""
+    mentions: list[UDMention] = []
+    cluster_of: list[int] = []
+    seen: set = set()
+    repeats = 0
+    for c, cluster in enumerate(clusters):
+        for m in cluster:
+            ident = identity(m)
+            if ident in seen:
+                repeats += 1
+                continue
+            seen.add(ident)
+            mentions.append(m)
+            cluster_of.append(c)
+    return mentions, cluster_of, repeats
+
+
+def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = "exact",
+                  zero_match: str = "linear", keep_zeros: bool = True,
+                  metrics: Sequence[str] = ("mor", "zero")) -> CorefUDAlignment:
+    """Align key and response mentions one to one and build their partitions.
+
+    ``response=None`` scores a document the response lacks. ``metrics`` lists which of the
+    mention-level metrics (``mor``, ``zero``) to compute as well.
+    """
+    head_mode = match == "head"
+
+    def identity(m: UDMention):
+        return (m.words, m.head) if head_mode else m.words
+
+    keys, key_cluster, key_repeats = _flatten(key.clusters, identity, "key")
+    if response is not None:
+        responses, response_cluster, response_repeats = _flatten(response.clusters, identity,
+                                                                  "response")
+    else:
+        responses, response_cluster, response_repeats = [], [], 0
+    response_index = {identity(m): j for j, m in enumerate(responses)}
+    twin: dict[int, int] = {}        # key -> response with the same identity
+    for i, m in enumerate(keys):
+        j = response_index.get(identity(m))
+        if j is not None:
+            twin[i] = j
+    partner: dict[int, int] = {}     # the alignment: key -> response
+    dependent = keep_zeros and zero_match == "dependent"
+    if dependent:
+        key_zeros = [i for i, m in enumerate(keys) if m.zero]
+        response_zeros = [j for j, m in enumerate(responses) if m.zero]
+        for a, b in _assign([keys[i] for i in key_zeros], [responses[j] for j in response_zeros],
+                            zero_dependency_score):
+            partner[key_zeros[a]] = response_zeros[b]
+        for i, j in twin.items():
+            if not keys[i].zero and not responses[j].zero:
+                partner[i] = j
+    else:
+        partner.update(twin)
+    if match != "exact":
+        twinned = set(twin.values())
+        taken = set(partner.values())
+        key_left = [i for i in range(len(keys)) if i not in twin and i not in partner]
+        response_left = [j for j in range(len(responses)) if j not in twinned and j not in taken]
+        score = _head_score if head_mode else _partial_score
+        for a, b in _assign([keys[i] for i in key_left], [responses[j] for j in response_left],
+                            score):
+            partner[key_left[a]] = response_left[b]
+    # the shared index space: key mention i has index i, its partner shares it
+    index_of_response = {j: i for i, j in partner.items()}
+    next_index = len(keys)
+    key_clusters: list[list[int]] = [[] for _ in key.clusters]
+    for i, c in enumerate(key_cluster):
+        key_clusters[c].append(i)
+    response_clusters: list[list[int]] = [[] for _ in (response.clusters if response else [])]
+    for j, c in enumerate(response_cluster):
+        i = index_of_response.get(j)
+        if i is None:
+            i = next_index
+            next_index += 1
+        response_clusters[c].append(i)
+    notes = []
+    if key_repeats:
+        notes.append(f"{key.name}: {key_repeats} repeated key mentions ignored "
+                     "(the same mention in two key entities)")
+    if response_repeats:
+        notes.append(f"{key.name}: {response_repeats} repeated response mentions removed "
+                     "(the same mention in two response entities; reference-scorer rule)")
+    aligned = AlignedDocument(
+        key.name,
+        Partition.from_clusters(key_clusters),
+        Partition.from_clusters(response_clusters),
+        [identity(m) for m in keys],
+        key_repeats,
+        response_repeats,
+        notes,
+    )
+    extra: dict[str, Counts] = {}
+    if "mor" in metrics:
+        extra["mor"] = mention_overlap(keys, responses)
+    if "zero" in metrics:
+        extra["zero"] = zero_anaphors(keys, key_cluster, responses, response_cluster, twin,
+                                      partner, identity)
+    return CorefUDAlignment(aligned, extra)
+
+
+# ============================================================================ metrics on mentions
+def mention_overlap(keys: list[UDMention], responses: list[UDMention]) -> Counts:
+    """MOR, the mention overlap ratio (CRAC 2022 shared-task findings).
+
+    Key and response mentions are paired one to one so that the total number of shared nodes
+    is maximal (whatever the matching method); recall = shared / Σ|K|, precision =
+    shared / Σ|R|. The maximum splits over groups of mentions whose extents chain together,
+    each solved exactly with the Hungarian algorithm on integer weights.
+    """
+    key_total = sum(len(m.words) for m in keys)
+    response_total = sum(len(m.words) for m in responses)
+    items = sorted([(m.order, 0, i) for i, m in enumerate(keys)]
+                   + [(m.order, 1, j) for j, m in enumerate(responses)])
+    shared = 0
+    group: list[tuple[int, int]] = []
+    reach: Position | None = None
+    for order, side, n in items:
+        first, last, _ = order
+        if reach is not None and first > reach:
+            shared += _group_overlap(group, keys, responses)
+            group = []
+            reach = None
+        group.append((side, n))
+        reach = last if reach is None or last > reach else reach
+    shared += _group_overlap(group, keys, responses)
+    return Counts(shared, key_total, shared, response_total)
+
+
+def _group_overlap(group: list[tuple[int, int]], keys: list[UDMention],
+                   responses: list[UDMention]) -> int:
+    ks = [keys[n] for side, n in group if side == 0]
+    rs = [responses[n] for side, n in group if side == 1]
+    if not ks or not rs:
+        return 0
+    weights = np.array([[len(set(k.words) & set(r.words)) for r in rs] for k in ks],
+                       dtype=np.int64)
+    if len(ks) == 1 or len(rs) == 1:
+        return int(weights.max())
+    from scipy.optimize import linear_sum_assignment
+
+    rows, cols = linear_sum_assignment(weights, maximize=True)
+    return int(weights[rows, cols].sum())
+
+
+def zero_anaphors(keys: list[UDMention], key_cluster: list[int], responses: list[UDMention],
+                  response_cluster: list[int], twin: dict[int, int], partner: dict[int, int],
+                  identity) -> Counts:
+    """The anaphor-decomposable score for zeros (CorefUD scorer ``als_zeros``).
+
+    Every non-first mention of a key chain that is a zero is an anaphor. Its response
+    counterpart (the mention with the same identity, else the aligned one) is a true positive
+    when it is not the first of its response chain and its chain contains the counterpart of
+    an earlier mention of the key chain; a wrong link when it has a counterpart in a chain
+    without any; a false negative otherwise. Response zeros that are not first in their chain
+    and are nobody's counterpart are false positives. Recall = tp / (tp + fn + wl), precision
+    = tp / (tp + fp + wl).
+    """
+    tp = fp = fn = wl = 0
+    response_chains: dict[int, list[int]] = {}
+    for j, c in enumerate(response_cluster):
+        response_chains.setdefault(c, []).append(j)
+    first_identities = set()
+    for members in response_chains.values():
+        first = min(members, key=lambda j: responses[j].order)
+        first_identities.add(identity(responses[first]))
+    key_chains: dict[int, list[int]] = {}
+    for i, c in enumerate(key_cluster):
+        key_chains.setdefault(c, []).append(i)
+    covered: set = set()
+    for members in key_chains.values():
+        members = sorted(members, key=lambda i: keys[i].order)
+        earlier_chains: set[int] = set()
+        for n, i in enumerate(members):
+            j = twin.get(i, partner.get(i))
+            chain = response_cluster[j] if j is not None else None
+            if n and keys[i].zero:
+                if j is None or identity(responses[j]) in first_identities:
+                    fn += 1
+                elif chain not in earlier_chains:
+                    wl += 1
+                else:
+                    tp += 1
+                if j is not None:
+                    covered.add(identity(responses[j]))
+            if chain is not None:
+                earlier_chains.add(chain)
+    for j, m in enumerate(responses):
+        ident = identity(m)
+        if m.zero and ident not in first_identities and ident not in covered:
+            fp += 1
+    return Counts(tp, tp + fn + wl, tp, tp + fp + wl)
+
+
+# ============================================================================ settings
+PROFILE_KEYS = ("match", "zero_match", "keep_zeros", "remove_singletons")
+DEFAULTS = {"match": "exact", "zero_match": "linear", "keep_zeros": True, "remove_singletons": False}
+
+
+def load_profiles() -> dict[str, dict]:
+    """The scoring profiles of ``corefkit/schemas/profiles.json`` (name -> settings)."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "schemas" / "profiles.json"
+    return json.loads(path.read_text(encoding="utf-8"))["profiles"]
+
+
+@dataclass
+class CorefUDScoring:
+    """The CorefUD-scorer semantics for one run: how to reduce and align documents."""
+
+    match: str = "exact"
+    zero_match: str = "linear"
+    keep_zeros: bool = True
+    remove_singletons: bool = False
+    profile: str | None = None
+    metrics: tuple[str, ...] = ("mor", "zero")
+
+    @classmethod
+    def resolve(cls, *, match: str | None = None, zero_match: str | None = None,
+                keep_zeros: bool | None = None, remove_singletons: bool | None = None,
+                profile: str | None = None, metrics: Sequence[str] = ("mor", "zero")
+                ) -> CorefUDScoring:
+        """Settings from explicit values, else the profile's, else the defaults."""
+        from corefkit.errors import UsageError
+
+        chosen = dict(DEFAULTS)
+        if profile is not None:
+            profiles = load_profiles()
+            if profile not in profiles:
+                raise UsageError(f"unknown scoring profile {profile!r}; known profiles: "
+                                 f"{', '.join(sorted(profiles))}")
+            chosen.update({k: v for k, v in profiles[profile].items() if k in PROFILE_KEYS})
+        explicit = {"match": match, "zero_match": zero_match, "keep_zeros": keep_zeros,
+                    "remove_singletons": remove_singletons}
+        chosen.update({k: v for k, v in explicit.items() if v is not None})
+        if chosen["match"] == "partial-corefud":
+            chosen["match"] = "partial"
+        if chosen["match"] not in MATCHES:
+            raise UsageError(f"unknown mention matching {chosen['match']!r}; expected one of "
+                             f"{', '.join(MATCHES)}")
+        if chosen["zero_match"] not in ZERO_MATCHES:
+            raise UsageError(f"unknown zero matching {chosen['zero_match']!r}; expected one of "
+                             f"{', '.join(ZERO_MATCHES)}")
+        return cls(chosen["match"], chosen["zero_match"], bool(chosen["keep_zeros"]),
+                   bool(chosen["remove_singletons"]), profile, tuple(metrics))
+
+    def options(self) -> dict[str, object]:
+        return {"match": self.match, "zero_match": self.zero_match, "keep_zeros": self.keep_zeros,
+                "remove_singletons": self.remove_singletons, "profile": self.profile}
+
+    def reduce(self, doc: Document) -> UDDocument:
+        return ud_document(doc, match=self.match, keep_zeros=self.keep_zeros,
+                           remove_singletons=self.remove_singletons)
+
+    def align(self, key: UDDocument, response: UDDocument | None) -> CorefUDAlignment:
+        if response is not None:
+            check_alignment(key, response)
+        return align_corefud(key, response, match=self.match, zero_match=self.zero_match,
+                             keep_zeros=self.keep_zeros, metrics=self.metrics)
+
+    @staticmethod
+    def counts(counts: dict[str, Counts | BlancCounts]) -> dict[str, Counts | BlancCounts]:
+        """Counts with BLANC under the CorefUD scorer's rule for absent link types."""
+        blanc = counts.get("blanc")
+        if blanc is not None and not isinstance(blanc, CorefUDBlancCounts):
+            counts["blanc"] = CorefUDBlancCounts(blanc.coref, blanc.noncoref)
+        return counts

@@ -1,0 +1,316 @@
+"""CorefUD / UA compact checks: the UD validator's coreference tests where they apply.
+
+The reader (``formats/corefud.md`` §7) finds most incidents while it pairs brackets and
+reports them under ``corefud.<name>``, reusing the UD validator's level-6 test names
+(``cross-sentence-mention``, ``entity-across-newdoc``, ``same-span-entity-mentions``, ...).
+This module describes those ids and adds the checks that need the whole document: crossing
+(ill-nested) mentions, entity ids other tools cannot read, split-antecedent lists that differ
+between mentions of one set, and chunk cells that are not in the canonical order
+(conversion-notes §5; a warning, since every reader pairs them anyway).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from corefkit.model import IDENTITY, Document, Entity, Mention
+from corefkit.validation.checks import ERROR, WARNING, Check, register
+from corefkit.validation.plugins import (
+    FileChecks,
+    FormatPlugin,
+    Incident,
+    conll_like_token_line,
+    crossing,
+    entity_name,
+    first_mention,
+    mention_incident,
+    mention_text,
+    pairs_overlapping,
+    sentence_label,
+)
+
+FORMAT = "corefud"
+ILL_NESTED = "corefud.ill-nested-entities"
+CROSSING_SAME_ENTITY = "corefud.crossing-mentions-same-entity"
+SPURIOUS_ENTITY_ID = "corefud.spurious-entity-id"
+SPLIT_MISMATCH = "corefud.split-antecedent-mismatch"
+BRACKET_ORDER = "corefud.bracket-order"
+
+# one chunk of an Entity value: 1 = one-node mention, 2 = opener, 3 = closer
+CHUNK_RE = re.compile(r"\(([^()\s]+)\)|\(([^()\s]+)|([^()\s]+)\)")
+# characters an id may not hold: udapi's set plus those of SplitAnte/Bridge lists
+FORBIDDEN_ID_RE = re.compile(r"[-=|\s()\[\]<>,:]")
+ID_FIELDS = ("eid", "GRP")
+
+
+def _reader(check: str, level: int, severity: str, explanation: str) -> Check:
+    return Check("corefud." + check, level, severity, explanation, FORMAT, "reader")
+
+
+register(
+    # rejections
+    _reader("bad-columns", 1, ERROR, "a token line without exactly 10 TAB-separated fields"),
+    _reader("bad-id", 1, ERROR, "a multiword-token id that is not a range N-M with M >= N"),
+    _reader("bad-mwt", 1, ERROR, "a multiword-token line not followed by its words"),
+    _reader("entity-mwt", 1, ERROR,
+            "Entity on a multiword-token range line; mentions attach to syntactic words"),
+    _reader("missing-eid", 1, ERROR, "an opening bracket without an id at the declared position"),
+    _reader("spurious-entity-statement", 1, ERROR,
+            "an Entity value that is not a sequence of chunks (e1-person-1, e1) and (e1-person-1)"),
+    _reader("unbalanced-close", 1, ERROR, "a closing bracket whose id has no open mention"),
+    _reader("unclosed", 1, ERROR,
+            "mentions (or parts of a discontinuous mention) still open at the end of a document"),
+    _reader("bad-discontinuous", 1, ERROR,
+            "discontinuous parts [i/n] numbered wrongly or opened out of order"),
+    _reader("bad-splitante", 1, ERROR, "a SplitAnte item that is not ANTECEDENT<SET"),
+    _reader("splitante-self-reference", 1, ERROR, "a SplitAnte item that makes a set its own member"),
+    _reader("bad-bridge", 1, ERROR, "a Bridge item that is not ANCHOR<ANAPHOR[:relation]"),
+    _reader("bridge-self-reference", 1, ERROR, "a Bridge item that links an entity to itself"),
+    _reader("global-entity-no-id", 1, ERROR,
+            "a '# global.Entity' declaration without an id field (eid or GRP)"),
+    _reader("global-entity-bad", 1, ERROR, "a '# global.Entity' declaration with an empty field name"),
+    # repairs (most are errors for the UD validator: the file is not valid CorefUD)
+    _reader("entity-without-global-entity", 2, WARNING,
+            "Entity values without a '# global.Entity' declaration (bare numbers are read as GRP "
+            "ids; anything else cannot be read)"),
+    _reader("global-entity-mismatch", 2, ERROR,
+            "a '# global.Entity' declaration that differs from an earlier one of the file"),
+    _reader("repeated-entity", 2, ERROR, "a second Entity item on one node (the first is kept)"),
+    _reader("repeated-splitante", 2, ERROR, "a second SplitAnte item on one node (the first is kept)"),
+    _reader("repeated-bridge", 2, ERROR, "a second Bridge item on one node (the first is kept)"),
+    _reader("too-many-entity-attributes", 2, ERROR,
+            "a closing bracket that carries attributes (an old notation); closers carry the id only"),
+    _reader("too-many-fields", 2, ERROR,
+            "an opening bracket with more fields than '# global.Entity' declares"),
+    _reader("spurious-entity-type", 2, ERROR,
+            "an entity type outside CorefUD's list (person, place, organization, animal, plant, "
+            "object, substance, time, number, abstract, event, other)"),
+    _reader("mention-head-not-number", 2, ERROR, "a head field that is not a number"),
+    _reader("bad-min-span", 2, ERROR, "a minimum span field that is not a comma list of numbers"),
+    _reader("splitante-without-entity", 2, ERROR, "SplitAnte on a node without Entity"),
+    _reader("bridge-without-entity", 2, ERROR, "Bridge on a node without Entity"),
+    _reader("bridge-relation", 2, ERROR, "a bridging relation that is not [a-z]+"),
+    _reader("mention-head-out-of-range", 3, ERROR,
+            "a head index larger than the mention's node count (empty nodes and all parts of a "
+            "discontinuous mention count)"),
+    _reader("min-outside-span", 3, WARNING, "a minimum span outside its mention (dropped)"),
+    _reader("mention-attribute-mismatch", 3, ERROR,
+            "the parts of one discontinuous mention carry different fields"),
+    _reader("entity-type-mismatch", 3, ERROR, "mentions of one entity with different entity types"),
+    _reader("entity-identity-mismatch", 3, ERROR,
+            "mentions of one entity with different identity (entity linking) values"),
+    _reader("same-span-entity-mentions", 3, ERROR,
+            "two mentions on the same nodes (of one entity or of two)"),
+    _reader("cross-sentence-mention", 3, ERROR,
+            "a mention that crosses a sentence boundary: invalid in CorefUD (the UA compact "
+            "proposal allows it)"),
+    _reader("entity-across-newdoc", 3, ERROR,
+            "an eid used again after a later '# newdoc'; eids are unique per file"),
+    _reader("splitante-unknown-entity", 3, ERROR,
+            "SplitAnte names an entity with no mention in the document (relation dropped)"),
+    _reader("misplaced-splitante-statement", 3, ERROR,
+            "SplitAnte on a node where no mention of the set entity starts"),
+    _reader("only-one-split-antecedent", 3, ERROR,
+            "a split-antecedent set with one member; CorefUD requires at least two"),
+    _reader("bridge-unknown-entity", 3, ERROR,
+            "Bridge names an entity with no mention in the document (relation dropped)"),
+    _reader("misplaced-bridge-statement", 3, ERROR,
+            "Bridge on a node where no mention of the anaphor entity starts"),
+    _reader("repeated-bridge-relation", 3, ERROR, "the same bridging relation stated twice"),
+    _reader("bridge-relation-mismatch", 3, ERROR,
+            "one anaphor/anchor pair stated twice with different relations"),
+    # this module's checks
+    Check(ILL_NESTED, 3, WARNING,
+          "mentions of different entities cross (neither contains the other); allowed, but "
+          "the UD validator warns and many tools assume well-nested brackets", FORMAT),
+    Check(CROSSING_SAME_ENTITY, 3, ERROR,
+          "two crossing mentions of one entity: invalid in CorefUD (brackets pair by id and "
+          "cannot express it)", FORMAT),
+    Check(SPURIOUS_ENTITY_ID, 2, ERROR,
+          "an entity id with a character other tools cannot read (- = | ( ) [ ] < > , : or "
+          "whitespace)", FORMAT),
+    Check(SPLIT_MISMATCH, 3, ERROR,
+          "mentions of one split-antecedent set state different SplitAnte member lists; every "
+          "statement of a set must list the same members", FORMAT),
+    Check(BRACKET_ORDER, 2, WARNING,
+          "the chunks of an Entity value are not in the canonical order (closers inner before "
+          "outer, then openers outer before inner, one-node chunks last, or first when nothing "
+          "opens), which the UD validator and udapi expect", FORMAT),
+)
+
+
+class CorefudChecks(FileChecks):
+    """Crossing mentions, ids, split-antecedent statements and bracket order per document."""
+
+    def document(self, doc: Document) -> Iterator[Incident]:
+        yield from _ill_nested(doc)
+        yield from _ids(doc)
+        yield from _split_statements(doc)
+        yield from _bracket_order(doc)
+
+
+def _ill_nested(doc: Document) -> Iterator[Incident]:
+    mentions = [m for m in doc.mentions if m.layer == IDENTITY]
+    for a, b in pairs_overlapping(mentions):
+        ea, eb = doc.entity_of(a), doc.entity_of(b)
+        if ea is not None and eb is not None and ea is not eb and crossing(a, b):
+            yield mention_incident(doc, b, ILL_NESTED,
+                                   f"{mention_text(doc, b)} of entity {entity_name(eb)} crosses "
+                                   f"{mention_text(doc, a)} of entity {entity_name(ea)}")
+
+
+def _ids(doc: Document) -> Iterator[Incident]:
+    for entity in doc.entities:
+        original = str(entity.attrs.get("original_id", ""))
+        if original and FORBIDDEN_ID_RE.search(original):
+            mention = first_mention(doc, entity)
+            message = f"entity id {original!r} holds {FORBIDDEN_ID_RE.search(original).group()!r}"
+            yield mention_incident(doc, mention, SPURIOUS_ENTITY_ID, message) \
+                if mention is not None else Incident(SPURIOUS_ENTITY_ID, message, doc.line)
+
+
+def _split_statements(doc: Document) -> Iterator[Incident]:
+    # members stated at each evidence mention, per set entity
+    stated: dict[Entity, dict[Mention, set[Entity]]] = {}
+    for membership in doc.memberships():
+        for mention in membership.evidence:
+            stated.setdefault(membership.set_entity, {}).setdefault(mention, set()).add(
+                membership.member)
+    for set_entity, by_mention in stated.items():
+        if len(by_mention) < 2:
+            continue
+        ordered = sorted(by_mention, key=lambda m: (m.start, m.id))
+        first = by_mention[ordered[0]]
+        for mention in ordered[1:]:
+            if by_mention[mention] != first:
+                def names(members: set[Entity]) -> str:
+                    return ", ".join(entity_name(e) for e in sorted(members, key=lambda e: e.id))
+                yield mention_incident(
+                    doc, mention, SPLIT_MISMATCH,
+                    f"SplitAnte of set {entity_name(set_entity)} here lists "
+                    f"{names(by_mention[mention])}, at {mention_text(doc, ordered[0])} "
+                    f"{names(first)}")
+                break
+
+
+def _entity_value(misc: str | None) -> str | None:
+    if not misc or "Entity=" not in misc:
+        return None
+    for item in misc.split("|"):
+        key, sep, value = item.partition("=")
+        if sep and key == "Entity":
+            return value
+    return None
+
+
+class _Chunk:
+    __slots__ = ("kind", "start", "end")
+
+    def __init__(self, kind: str, start: int, end: int) -> None:
+        self.kind = kind    # "close", "open" or "one"
+        self.start = start  # node position where the bracketed part opens
+        self.end = end      # ... and where it closes
+
+
+def _bracket_order(doc: Document) -> Iterator[Incident]:
+    declaration = doc.attrs.get("corefud_declaration")
+    if not declaration:
+        return
+    names = str(declaration).split("-")
+    id_pos = next((i for i, n in enumerate(names) if n in ID_FIELDS), None)
+    if id_pos is None:
+        return
+    cells: list[tuple[int, str, list[_Chunk]]] = []
+    open_: dict[str, list[_Chunk]] = {}
+    for token in doc.tokens:
+        value = _entity_value(token.misc)
+        if value is None:
+            continue
+        chunks: list[_Chunk] = []
+        position = token.index
+        for single, opener, closer in CHUNK_RE.findall(value):
+            if single:
+                chunks.append(_Chunk("one", position, position))
+            elif opener:
+                fields = opener.split("-")
+                chunk = _Chunk("open", position, -1)
+                chunks.append(chunk)
+                if len(fields) > id_pos:
+                    open_.setdefault(fields[id_pos], []).append(chunk)
+            else:
+                parts = closer.split("-")
+                bracket_id = parts[id_pos] if "-" in closer and len(parts) > id_pos else closer
+                stack = open_.get(bracket_id)
+                if not stack:
+                    return  # the reader would have rejected this; nothing sound to say
+                match = stack.pop()
+                match.end = position
+                chunks.append(_Chunk("close", match.start, position))
+        if len(chunks) > 1:
+            cells.append((position, value, chunks))
+    for position, value, chunks in cells:
+        problem = _order_problem(chunks)
+        if problem:
+            yield Incident(BRACKET_ORDER, f"Entity={value}: {problem}", _token_line(doc, position),
+                           sentence_label(doc, position))
+
+
+def _order_problem(chunks: list[_Chunk]) -> str | None:
+    kinds = [c.kind for c in chunks]
+    if "open" in kinds:
+        rank = {"close": 0, "open": 1, "one": 2}
+        if any(rank[a] > rank[b] for a, b in zip(kinds, kinds[1:])):
+            return "expected closers, then openers, then one-node chunks"
+    elif any(a == "close" and b == "one" for a, b in zip(kinds, kinds[1:])):
+        return "expected one-node chunks before closers when nothing opens here"
+    closers = [c for c in chunks if c.kind == "close"]
+    if any(a.start < b.start for a, b in zip(closers, closers[1:])):
+        return "closers must close the inner (later-starting) mention first"
+    openers = [c for c in chunks if c.kind == "open"]
+    if any(a.end < b.end for a, b in zip(openers, openers[1:])):
+        return "openers must open the outer (later-ending) mention first"
+    return None
+
+
+def _token_line(doc: Document, position: int) -> int | None:
+    """The file line of a node, counted from its sentence's first line."""
+    sentence = doc.sentences[doc.tokens[position].sentence] \
+        if 0 <= doc.tokens[position].sentence < len(doc.sentences) else None
+    line = sentence.attrs.get("line") if sentence is not None else None
+    if not isinstance(line, int):
+        return doc.line
+    found = conll_like_token_line(doc.file or "", line - 1, position - sentence.start, _is_node_line)
+    return found if found is not None else line
+
+
+def _is_node_line(line: str) -> bool:
+    """A word or empty-node line (multiword-token ranges are not nodes)."""
+    head = line.split("\t", 1)[0]
+    return bool(head) and head[0].isdigit() and "-" not in head
+
+
+def _is_word_line(line: str) -> bool:
+    head = line.split("\t", 1)[0]
+    return head.isdigit()
+
+
+def token_line(file: str, first_line: int | None, ordinal: int) -> int | None:
+    """The line of a document's ``ordinal``-th word (empty nodes and ranges not counted)."""
+    return conll_like_token_line(file, first_line, ordinal, _is_word_line)
+
+
+PLUGIN = FormatPlugin(
+    FORMAT,
+    file_checks=CorefudChecks,
+    covered={
+        "mention.same-span": "corefud.same-span-entity-mentions",
+        "mention.same-span-same-entity": "corefud.same-span-entity-mentions",
+        "entity.across-documents": "corefud.entity-across-newdoc",
+        "split.one-member": "corefud.only-one-split-antecedent",
+        "split.missing-entity": "corefud.splitante-unknown-entity",
+        "bridging.missing-anchor": "corefud.bridge-unknown-entity",
+    },
+    renamed={"mention.crossing-same-entity": CROSSING_SAME_ENTITY},
+    token_line=token_line,
+)

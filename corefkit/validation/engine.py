@@ -1,0 +1,381 @@
+"""Running the checks: read each file, turn repairs, rejections and incidents into findings.
+
+For every file the format's reader runs (leniently where the reader has a lenient mode, so
+that one bad markable does not hide the rest); each document it yields goes through the
+reader's repair records, the model checks and the format plugin's checks. A ``FormatError``
+ends the reading of that file and becomes an error finding under its check id. Findings are
+filtered by level, ``include_only`` and ``exclude`` (rejections always pass: the rest of the
+file was not checked, and hiding that would let a broken file pass), and the run stops after
+``max_errors`` errors.
+"""
+
+from __future__ import annotations
+
+import bisect
+import glob
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from corefkit.converters.io import display_name
+from corefkit.converters.registry import expand_paths, get, guess_format, read
+from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
+from corefkit.model import Document
+from corefkit.validation.checks import (
+    ERROR,
+    LEVELS,
+    WARNING,
+    Check,
+    Finding,
+    expand_patterns,
+    get_check,
+    register,
+    unregistered,
+)
+from corefkit.validation.model import ModelChecks
+from corefkit.validation.plugins import FileChecks, FormatPlugin, Incident, plugin_for, sentence_label
+
+UNREADABLE = "file.unreadable"
+UNKNOWN_FORMAT = "file.unknown-format"
+NO_DOCUMENTS = "file.no-documents"
+INVALID_UTF8 = "text.invalid-utf8"
+
+register(
+    Check(UNREADABLE, 1, ERROR, "the file cannot be opened or read"),
+    Check(UNKNOWN_FORMAT, 1, ERROR,
+          "the file is in no format corefkit recognises; pass --from if it is one"),
+    Check(NO_DOCUMENTS, 1, WARNING, "the file holds no document (it is empty, or holds only "
+          "comments and blank lines)"),
+    Check(INVALID_UTF8, 1, ERROR, "the file is not valid UTF-8 (the message gives the byte "
+          "offset); convert it to UTF-8", origin="reader"),
+)
+
+STOPPED = "; reading of this file stopped here, the rest of it was not checked"
+
+Observer = Callable[[Document, FormatPlugin, str], None]
+
+
+class ValidationResult(list):  # list[Finding]
+    """The findings of a run, with what was checked: ``files``, ``documents``, ``stopped``."""
+
+    def __init__(self, findings: Iterable[Finding] = ()) -> None:
+        super().__init__(findings)
+        self.files = 0
+        self.documents = 0
+        self.stopped = False
+        self.max_errors: int | None = None
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self if f.severity == ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for f in self if f.severity == WARNING)
+
+    def summary(self) -> str:
+        """The closing line of ``corefkit validate``."""
+        def count(n: int, word: str) -> str:
+            return f"{n} {word}{'' if n == 1 else 's'}"
+
+        text = (f"{count(self.files, 'file')}, {count(self.documents, 'document')}: "
+                f"{count(self.errors, 'error')}, {count(self.warnings, 'warning')}")
+        if self.stopped:
+            text += f"; stopped after {count(self.max_errors or 0, 'error')} (--max-err)"
+        return text
+
+
+class Run:
+    """One validation run: its options, counters and findings so far."""
+
+    def __init__(self, *, format: str | None = None, level: int = 3,
+                 include_only: Iterable[str] = (), exclude: Iterable[str] = (),
+                 max_errors: int | None = None, read_options: dict[str, Any] | None = None
+                 ) -> None:
+        if level not in LEVELS:
+            raise UsageError(f"--level must be 1, 2 or 3, not {level!r}")
+        if max_errors is not None and max_errors < 1:
+            raise UsageError(f"--max-err must be at least 1, not {max_errors!r}")
+        self.format = get(format).name if format is not None else None
+        self.level = level
+        include_only, exclude = tuple(include_only), tuple(exclude)
+        self.include = expand_patterns(include_only, "--include-only") if include_only else None
+        self.exclude = expand_patterns(exclude, "--exclude")
+        self.read_options = dict(read_options or {})
+        self.result = ValidationResult()
+        self.result.max_errors = max_errors
+        self.max_errors = max_errors
+        self._errors = 0
+
+    @property
+    def stopped(self) -> bool:
+        return self.result.stopped
+
+    # ------------------------------------------------------------------ filtering
+    def selected(self, check: Check) -> bool:
+        if check.level > self.level or check.id in self.exclude:
+            return False
+        return self.include is None or check.id in self.include
+
+    def _emit(self, findings: list[Finding]) -> Iterator[Finding]:
+        for finding in findings:
+            if self.stopped:
+                return
+            self.result.append(finding)
+            yield finding
+            if finding.severity == ERROR:
+                self._errors += 1
+                if self.max_errors is not None and self._errors >= self.max_errors:
+                    self.result.stopped = True
+
+    def _finding(self, incident: Incident, plugin: FormatPlugin, doc: Document | None,
+                 file: str, *, rejected: bool = False, origin_reader: bool = False
+                 ) -> Finding | None:
+        check_id = plugin.renamed.get(incident.check, incident.check) if not origin_reader \
+            else incident.check
+        check = get_check(check_id) or unregistered(check_id, rejected=rejected)
+        if not rejected and not self.selected(check):
+            return None
+        document = incident.document if incident.document is not None else (
+            doc.name if doc is not None else None)
+        return Finding(check.level, ERROR if rejected else check.severity, check.id,
+                       incident.file or (doc.file if doc is not None and doc.file else file),
+                       incident.line, document, incident.sentence, incident.message,
+                       check.explanation)
+
+    # ------------------------------------------------------------------ inputs
+    def inputs(self, path: Any) -> Iterator[tuple[str, str | None, Finding | None]]:
+        """(file, format, finding) for each file a path names; the finding when the file
+        cannot be validated at all (unreadable, unknown format)."""
+        text = os.fspath(path)
+        if text == "-" or os.path.isdir(text):
+            try:
+                found = expand_paths(text, self.format)
+            except UsageError:
+                raise
+            except CorefkitError as exc:  # a directory with nothing to validate
+                raise UsageError(str(exc)) from None
+            for file, fmt in found:
+                yield file, fmt, None
+            return
+        if os.path.isfile(text):
+            yield self._one_file(text)
+            return
+        if any(ch in text for ch in "*?["):
+            matches = sorted(p for p in glob.glob(text) if os.path.isfile(p))
+            if not matches:
+                raise UsageError(f"{text}: the pattern matches no file")
+            for match in matches:
+                yield self._one_file(match)
+            return
+        raise UsageError(f"{text}: no such file or directory")
+
+    def _one_file(self, path: str) -> tuple[str, str | None, Finding | None]:
+        if self.format is not None:
+            return path, self.format, None
+        if not os.access(path, os.R_OK):
+            return path, None, self._file_finding(UNREADABLE, path, "cannot read the file")
+        try:
+            return path, guess_format(path), None
+        except CorefkitError as exc:
+            message = str(exc)
+            if message.startswith(f"{path}: "):
+                message = message[len(path) + 2:]
+            return path, None, self._file_finding(UNKNOWN_FORMAT, path, message)
+
+    def _file_finding(self, check_id: str, file: str, message: str,
+                      line: int | None = None) -> Finding:
+        check = get_check(check_id)
+        assert check is not None
+        return Finding(check.level, ERROR, check_id, file, line, None, None, message,
+                       check.explanation)
+
+    # ------------------------------------------------------------------ files
+    def paths(self, paths: Iterable[Any], observer: Observer | None = None) -> Iterator[Finding]:
+        """Findings of every file the paths name, file by file, in order."""
+        for path in paths:
+            for file, fmt, problem in self.inputs(path):
+                if self.stopped:
+                    return
+                self.result.files += 1
+                if problem is not None:
+                    yield from self._emit([problem])
+                    continue
+                assert fmt is not None
+                yield from self.file(file, fmt, observer)
+
+    def file(self, file: str, fmt: str, observer: Observer | None = None) -> Iterator[Finding]:
+        """Findings of one file read as format ``fmt``."""
+        plugin = plugin_for(fmt)
+        spec = get(fmt)
+        options = {"lenient": True} if "lenient" in spec.read_options else {}
+        options.update(self.read_options)
+        shown = display_name(file)
+        checks: list[FileChecks] = [ModelChecks(shown, plugin)]
+        if plugin.file_checks is not None:
+            checks.append(plugin.file_checks(shown))
+        count = 0
+        documents = read(file, format=fmt, **options)
+        try:
+            for doc in documents:
+                count += 1
+                self.result.documents += 1
+                if observer is not None:
+                    observer(doc, plugin, shown)
+                yield from self._emit(self._document_findings(doc, plugin, checks, shown))
+                if self.stopped:
+                    return
+        except FormatError as exc:
+            yield from self._emit([self._rejection(exc, plugin, shown)])
+            count = -1
+        except UsageError:
+            raise
+        except CorefkitError as exc:
+            yield from self._emit([self._file_finding(UNREADABLE, shown, str(exc))])
+            count = -1
+        finally:
+            close = getattr(documents, "close", None)
+            if close is not None:
+                close()
+        if self.stopped:
+            return
+        late: list[Finding] = []
+        for check in checks:
+            for incident in check.finish():
+                found = self._finding(incident, plugin, None, shown)
+                if found is not None:
+                    late.append(found)
+        if count == 0:
+            found = self._finding(Incident(NO_DOCUMENTS, "the file holds no document"),
+                                  plugin, None, shown)
+            if found is not None:
+                late.append(found)
+        yield from self._emit(late)
+
+    def documents(self, documents: Iterable[Document], name: str = "<documents>",
+                  observer: Observer | None = None) -> Iterator[Finding]:
+        """Findings of documents built in memory (their repairs and the model checks)."""
+        plugin = plugin_for(self.format)
+        checks: list[FileChecks] = [ModelChecks(name, plugin)]
+        if plugin.file_checks is not None:
+            checks.append(plugin.file_checks(name))
+        self.result.files += 1
+        for doc in documents:
+            if not isinstance(doc, Document):
+                raise UsageError(f"expected paths or Document objects, got {type(doc).__name__}")
+            self.result.documents += 1
+            if observer is not None:
+                observer(doc, plugin, doc.file or name)
+            yield from self._emit(self._document_findings(doc, plugin, checks, doc.file or name))
+            if self.stopped:
+                return
+
+    def _document_findings(self, doc: Document, plugin: FormatPlugin, checks: list[FileChecks],
+                           file: str) -> list[Finding]:
+        found: list[Finding] = []
+        places = _SentencePlaces(doc)
+        for repair in doc.repairs:
+            incident = _repair_incident(repair, places)
+            finding = self._finding(incident, plugin, doc, file, origin_reader=True)
+            if finding is not None:
+                found.append(finding)
+        for check in checks:
+            for incident in check.document(doc):
+                finding = self._finding(incident, plugin, doc, file)
+                if finding is not None:
+                    found.append(finding)
+        found.sort(key=lambda f: (f.file != file, f.file or "",
+                                  f.line if f.line is not None else -1))
+        return found
+
+    def _rejection(self, exc: FormatError, plugin: FormatPlugin, file: str) -> Finding:
+        incident = Incident(exc.check or UNREADABLE, exc.message + STOPPED, exc.line,
+                            None, exc.file or file)
+        finding = self._finding(incident, plugin, None, file, rejected=True, origin_reader=True)
+        assert finding is not None
+        return finding
+
+
+def _repair_incident(repair: Repair, places: _SentencePlaces) -> Incident:
+    return Incident(repair.check, repair.message, repair.line,
+                    places.at(repair.file, repair.line), repair.file, repair.document)
+
+
+class _SentencePlaces:
+    """The sentence a reader's repair line falls in, found lazily.
+
+    CoNLL-U readers record each sentence's first line; elsewhere the lines where mentions
+    start map to their sentences. Lines of other files than the document's (MMAX2 markable
+    files) have no sentence here.
+    """
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.starts: list[int] | None = None
+        self.by_line: dict[int, str | None] | None = None
+
+    def at(self, file: str | None, line: int | None) -> str | None:
+        doc = self.doc
+        if line is None or (file is not None and doc.file is not None and file != doc.file):
+            return None
+        if self.starts is None:
+            lines = [s.attrs.get("line") for s in doc.sentences]
+            self.starts = lines if lines and all(isinstance(x, int) for x in lines) else []
+        if self.starts:
+            index = bisect.bisect_right(self.starts, line) - 1
+            if index < 0:
+                return None
+            sentence = doc.sentences[index]
+            return sentence.sent_id or str(index + 1)
+        if self.by_line is None:
+            self.by_line = {}
+            for mention in doc.mentions:
+                if mention.line is not None and mention.tokens:
+                    self.by_line.setdefault(mention.line, sentence_label(doc, mention.start))
+        return self.by_line.get(line)
+
+
+def validate(
+    paths: Any,
+    format: str | None = None,
+    level: int = 3,
+    include_only: Iterable[str] = (),
+    exclude: Iterable[str] = (),
+    max_errors: int | None = None,
+    *,
+    read_options: dict[str, Any] | None = None,
+) -> ValidationResult:
+    """Validate files, directories, globs or ``-`` (or ``Document`` objects); the findings.
+
+    ``format`` forces the reader (default: detected per file); ``level`` runs the checks of
+    levels 1..level; ``include_only`` / ``exclude`` take check ids or shell patterns
+    (``conll.*``); ``max_errors`` stops the run after that many errors. The result is a list
+    of :class:`Finding` with ``files``, ``documents``, ``stopped`` and ``summary()``.
+    Unknown check ids, levels or paths raise :class:`~corefkit.errors.UsageError`; problems
+    of the input never raise, they are findings.
+    """
+    run = Run(format=format, level=level, include_only=include_only, exclude=exclude,
+              max_errors=max_errors, read_options=read_options)
+    for _ in iterate(run, paths):
+        pass
+    return run.result
+
+
+def iterate(run: Run, paths: Any, observer: Observer | None = None) -> Iterator[Finding]:
+    """The findings of ``run`` over ``paths`` as they are found (the CLI prints them so)."""
+    items = _as_items(paths)
+    if items and all(isinstance(item, Document) for item in items):
+        yield from run.documents(items, observer=observer)
+    elif any(isinstance(item, Document) for item in items):
+        raise UsageError("give either paths or Document objects, not both")
+    else:
+        yield from run.paths(items, observer)
+
+
+def _as_items(paths: Any) -> list[Any]:
+    if isinstance(paths, (str, os.PathLike, Document)):
+        return [paths]
+    return list(paths)
+
+
+__all__ = ["Run", "ValidationResult", "iterate", "validate"]
