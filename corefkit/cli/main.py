@@ -215,6 +215,13 @@ def _report_losses(report: Any, quiet: bool) -> None:
                    "CorefUD 1.x (eid-etype-head-other) or the UA compact declaration of the source.")
 @click.option("--keep-min", is_flag=True,
               help="CorefUD output: add a minspan field so that minimum spans are kept.")
+@click.option("--allow-zeros", is_flag=True,
+              help="CoNLL-UA output: write empty nodes as N.k token lines (UA scorer 2.0).")
+@click.option("--allow-id-closers", is_flag=True,
+              help="CoNLL-UA output: write crossing markables with closers that name them "
+                   "(markable_3), UA scorer 2.0.")
+@click.option("--align-spaces", is_flag=True,
+              help="CoNLL-UA output: align columns with spaces (the CODI-CRAC look), not TABs.")
 @click.option("--pass", "passes", multiple=True, metavar="NAME[:opt=val,...]",
               help="Apply a normalization pass before writing (repeatable).")
 @click.option("--strict", is_flag=True,
@@ -224,6 +231,7 @@ def convert(source: str, target: str, input_format: str | None, output_format: s
             layout: str | None, keep_ids: bool, parse_gum_ids: bool, layer: str | None,
             mmax_map: str | None, mmax_common_paths: str | None, lenient: bool,
             discontinuous: str | None, conllu_profile: str | None, keep_min: bool,
+            allow_zeros: bool, allow_id_closers: bool, align_spaces: bool,
             passes: tuple[str, ...], strict: bool, quiet: bool) -> None:
     """Convert SOURCE (file, directory, glob or '-') to TARGET (file, directory or '-').
 
@@ -233,7 +241,9 @@ def convert(source: str, target: str, input_format: str | None, output_format: s
     _transform(source, target, input_format, output_format, layout, keep_ids, parse_gum_ids,
                list(passes), strict, quiet, layer=layer, mmax_map=mmax_map,
                mmax_common_paths=mmax_common_paths, lenient=lenient,
-               discontinuous=discontinuous, conllu_profile=conllu_profile, keep_min=keep_min)
+               discontinuous=discontinuous, conllu_profile=conllu_profile, keep_min=keep_min,
+               ua_options={"allow_zeros": allow_zeros, "allow_id_closers": allow_id_closers,
+                           "align_spaces": align_spaces})
 
 
 @cli.command()
@@ -263,7 +273,7 @@ def _transform(source: str, target: str, input_format: str | None, output_format
                layer: str | None = None, mmax_map: str | None = None,
                mmax_common_paths: str | None = None, lenient: bool = False,
                discontinuous: str | None = None, conllu_profile: str | None = None,
-               keep_min: bool = False) -> None:
+               keep_min: bool = False, ua_options: dict[str, bool] | None = None) -> None:
     from corefkit.converters.loss import ConversionReport
     from corefkit.converters.registry import expand_paths, get, output_format as pick_output
     from corefkit.converters.registry import read, write
@@ -285,6 +295,7 @@ def _transform(source: str, target: str, input_format: str | None, output_format
         write_options["profile"] = conllu_profile
     if keep_min:
         write_options["keep_min"] = True
+    write_options.update({k: True for k, v in (ua_options or {}).items() if v})
     inputs = expand_paths(source, input_format)
     sources = {fmt for _, fmt in inputs}
     if mmax_common_paths is not None:
@@ -363,11 +374,18 @@ def list_passes() -> None:
         click.echo(f"{spec.name}: {spec.description}" + (f" [options: {options}]" if options else ""))
 
 
+# ---------------------------------------------------------------------------- validate
+from corefkit.validation.command import validate  # noqa: E402 - imports only click
+
+cli.add_command(validate)
+
+
 # ---------------------------------------------------------------------------- entry point
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code (used by the console script and by tests)."""
     try:
-        cli.main(args=argv, prog_name="corefkit", standalone_mode=False)
+        # a command that exits with a code (validate: 1 when it found errors) returns it here
+        code = cli.main(args=argv, prog_name="corefkit", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("corefkit: aborted", err=True)
         return 130
@@ -391,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"corefkit: internal error: {type(exc).__name__}: {exc} "
                    "(set COREFKIT_DEBUG=1 for the traceback and please report it)", err=True)
         return 3
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 def console_main() -> None:

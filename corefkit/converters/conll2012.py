@@ -265,7 +265,7 @@ class _DocumentBuilder:
         for start, stop in bounds:
             for i in range(start, stop):
                 word = rows[i][2] if widths[i] >= 12 else None
-                if word is not None and word.isdigit() and int(word) != i - start:
+                if word is not None and word.isdecimal() and int(word) != i - start:
                     self.repair("conll.word-number", self.first + rows_at[i],
                                 f"word number {word} where {i - start} was expected; word "
                                 "numbers are ignored, lines are counted")
@@ -505,7 +505,7 @@ def _write_document(doc: Document, out: IO[str], report: ConversionReport, layou
             "the document was not read from CoNLL-2012; wrote the default layout instead",
             document=doc.name))
     part = doc.part if doc.part is not None else "0"
-    part_number = str(int(part)) if part.isdigit() else part
+    part_number = str(int(part)) if part.isdecimal() else part
     if source:
         begin = doc.attrs["conll_begin"]
         if not BEGIN_RE.match(begin) or _parse_begin(BEGIN_RE.match(begin).group(1))[0] != doc.id:
@@ -521,7 +521,7 @@ def _write_document(doc: Document, out: IO[str], report: ConversionReport, layou
         separator = ""
         blank_lines = False
     else:
-        padded = part.zfill(3) if part.isdigit() else part
+        padded = part.zfill(3) if part.isdecimal() else part
         begin = f"#begin document ({doc.id}); part {padded}"
         end = "#end document"
         empty = "-"
@@ -530,10 +530,11 @@ def _write_document(doc: Document, out: IO[str], report: ConversionReport, layou
     lines = [begin]
     row = 0
     form_fixed = 0
+    tokens = doc.tokens  # a property: looked up once, not per token
     for sentence in doc.sentences:
         word = 0
         for index in range(sentence.start, sentence.stop):
-            token = doc.tokens[index]
+            token = tokens[index]
             if token.is_empty:
                 continue
             chunks = cells.get(row)

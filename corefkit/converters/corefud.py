@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO
 from urllib.parse import unquote
 
-from corefkit.converters.io import iter_lines
+from corefkit.converters.io import iter_line_chunks
 from corefkit.converters.loss import (
     MAX_EXAMPLES,
     ConversionReport,
@@ -139,57 +139,55 @@ def read_stream(stream: BinaryIO, file: str, *, entity_fields: str | None = None
     state = _FileState(file, stem, entity_fields)
     builder: _DocumentBuilder | None = None
     token_class = Token
-    for number, line in iter_lines(stream, file):
-        if not line:
-            if builder is not None:
-                builder.end_sentence(number)
-            continue
-        if line[0] == "#":
-            if line.startswith("# newdoc") or NEWDOC_RE.match(line):
-                found = NEWDOC_RE.match(line)
-                if found is not None:
-                    if builder is not None and builder.tokens:
-                        yield builder.finish(number)
-                        builder = None
-                    if builder is None:
-                        builder = _DocumentBuilder(state, number)
-                    builder.newdoc(number, line, found.group(1))
-                    continue
+    number = 0
+    for lines in iter_line_chunks(stream, file):
+        for line in lines:
+            number += 1
+            if not line or line.isspace():
+                if builder is not None:
+                    builder.end_sentence(number)
+                continue
+            if line[0] == "#":
+                if "newdoc" in line:
+                    found = NEWDOC_RE.match(line)
+                    if found is not None:
+                        if builder is not None and builder.tokens:
+                            yield builder.finish(number)
+                            builder = None
+                        if builder is None:
+                            builder = _DocumentBuilder(state, number)
+                        builder.newdoc(number, line, found.group(1))
+                        continue
+                if builder is None:
+                    builder = _DocumentBuilder(state, number)
+                builder.comment(number, line)
+                continue
             if builder is None:
                 builder = _DocumentBuilder(state, number)
-            builder.comment(number, line)
-            continue
-        if line.isspace():
-            if builder is not None:
-                builder.end_sentence(number)
-            continue
-        if builder is None:
-            builder = _DocumentBuilder(state, number)
-        # ---- token line: the hot path
-        fields = line.split("\t")
-        if len(fields) != 10:
-            raise FormatError(
-                f"a CoNLL-U token line has 10 TAB-separated fields, found {len(fields)}; "
-                "check for spaces used instead of TABs or for a missing column",
-                file=file, line=number, check="corefud.bad-columns")
-        tid = fields[0]
-        misc = fields[9]
-        if "-" in tid:
-            builder.multiword(number, line, fields)
-            continue
-        tokens = builder.tokens
-        is_empty = "." in tid
-        token = token_class(fields[1], len(tokens), builder.sentence_index, None, tid, fields[2],
-                            fields[3], fields[4], fields[5], fields[6], fields[7], fields[8], misc,
-                            None, is_empty)
-        if builder.pending_mwt is not None:
-            token.attrs["conllu_mwt"] = builder.pending_mwt
-            builder.pending_mwt = None
-        tokens.append(token)
-        if builder.sentence_first_line is None:
-            builder.sentence_first_line = number
-        if "=" in misc and ("Entity=" in misc or "Bridge=" in misc or "Split" in misc):
-            builder.coreference(number, line, fields, token.index)
+            # ---- token line: the hot path
+            fields = line.split("\t")
+            if len(fields) != 10:
+                raise FormatError(
+                    f"a CoNLL-U token line has 10 TAB-separated fields, found {len(fields)}; "
+                    "check for spaces used instead of TABs or for a missing column",
+                    file=file, line=number, check="corefud.bad-columns")
+            tid = fields[0]
+            misc = fields[9]
+            if "-" in tid:
+                builder.multiword(number, line, fields)
+                continue
+            tokens = builder.tokens
+            token = token_class(fields[1], len(tokens), builder.sentence_index, None, tid,
+                                fields[2], fields[3], fields[4], fields[5], fields[6], fields[7],
+                                fields[8], misc, None, "." in tid)
+            if builder.pending_mwt is not None:
+                token.attrs["conllu_mwt"] = builder.pending_mwt
+                builder.pending_mwt = None
+            tokens.append(token)
+            if builder.sentence_first_line is None:
+                builder.sentence_first_line = number
+            if "=" in misc and ("Entity=" in misc or "Bridge=" in misc or "Split" in misc):
+                builder.coreference(number, line, misc, token.index)
     if builder is not None and builder.tokens:
         yield builder.finish(None)
 
@@ -401,19 +399,21 @@ class _DocumentBuilder:
         self.sentence_comment_line = None
 
     # ------------------------------------------------------------------ coreference in MISC
-    def coreference(self, number: int, line: str, fields: list[str], index: int) -> None:
-        misc = fields[9]
+    def coreference(self, number: int, line: str, misc: str, index: int) -> None:
         base = len(line) - len(misc)  # 0-based column of the MISC field
         seen: set[str] = set()
         offset = 0
         entity_value = split_value = bridge_value = None
         entity_col = split_col = bridge_col = 0
         for item in misc.split("|"):
-            key, sep, value = item.partition("=")
-            column = base + offset + len(key) + 2  # 1-based column of the value
+            start = offset
             offset += len(item) + 1
+            if item[:1] not in ("E", "S", "B"):
+                continue
+            key, sep, value = item.partition("=")
             if not sep or key not in COREF_KEYS:
                 continue
+            column = base + start + len(key) + 2  # 1-based column of the value
             canonical = "SplitAnte" if key == "Split" else key
             if canonical in seen:
                 self.repair(f"corefud.repeated-{canonical.lower()}", number,

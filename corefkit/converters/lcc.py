@@ -228,7 +228,7 @@ class _Reader:
                                  "lcc.bad-layer", line)
             kind = layer["type"]
             version = layer.get("version")
-            if isinstance(version, str) and version.isdigit():
+            if isinstance(version, str) and version.isdecimal():
                 version = int(version)
             raw = layer.get("content")
             name = f"{kind} v{version}"

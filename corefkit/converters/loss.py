@@ -165,8 +165,16 @@ def describe_mention(doc: Document, mention: Mention) -> str:
 def _detectors(doc: Document) -> dict[str, Callable[[], list[str]]]:
     """For each feature, a function listing descriptions of the objects that have it."""
 
+    ordered: list[Mention] = []
+
     def mentions_where(pred: Callable[[Mention], bool]) -> list[str]:
-        return [describe_mention(doc, m) for m in doc.sorted_mentions() if pred(m)]
+        if not ordered:
+            ordered.extend(doc.sorted_mentions())
+        found = [m for m in ordered if pred(m)]
+        # only the examples a loss record shows are described (a text per mention is costly
+        # on large documents); the rest just count
+        shown = [describe_mention(doc, m) for m in found[:MAX_EXAMPLES]]
+        return shown + [""] * (len(found) - len(shown))
 
     def singletons() -> list[str]:
         found = []

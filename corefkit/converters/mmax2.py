@@ -321,6 +321,9 @@ def _parser(recover: bool) -> etree.XMLParser:
     return parser
 
 
+_WORDS_WITH_ATTRIBUTES = etree.XPath("count(//*[local-name()='word'][@*[2]])")
+
+
 def _local(tag: Any) -> str | None:
     """The local name of an element tag (None for comments and processing instructions)."""
     if not isinstance(tag, str):
@@ -354,6 +357,8 @@ class _Scheme:
     def __init__(self, attributes: list[_SchemeAttribute]) -> None:
         self.verdicts: dict[tuple, tuple[list, list]] = {}  # see _ProjectReader.check_scheme
         self.attributes = {a.name.lower(): a for a in attributes}
+        self.linked = frozenset(n for n, a in self.attributes.items()
+                                if a.type in (SET_TYPE, POINTER_TYPE))
         self.by_id = {a.id: a for a in attributes}
         dependent = {i for a in attributes for ids in a.values.values() for i in ids}
         self.dependent = {i for i in dependent if i in self.by_id}
@@ -397,13 +402,14 @@ class _Scheme:
 class _Level:
     """One annotation level of a project and, once read, its markables."""
 
-    __slots__ = ("name", "path", "scheme_path", "source", "line", "scheme", "markables", "by_id",
-                 "skipped", "role", "set_names", "pointer_names")
+    __slots__ = ("name", "path", "shown", "scheme_path", "source", "line", "scheme", "markables",
+                 "by_id", "skipped", "role", "set_names", "pointer_names")
 
     def __init__(self, name: str, path: str, scheme_path: str | None, source: str,
                  line: int | None) -> None:
         self.name = name
         self.path = path
+        self.shown = os.path.normpath(path)  # the name used in messages
         self.scheme_path = scheme_path
         self.source = source        # the file that lists the level, and its line there
         self.line = line
@@ -434,7 +440,7 @@ class _Markable:
 class _Record:
     """A mention-level markable as the level map reads it."""
 
-    __slots__ = ("markable", "sets", "nonref", "identity", "splits", "bridges", "dd", "segment",
+    __slots__ = ("markable", "sets", "nonref", "identity", "splits", "bridges", "dd",
                  "min_tokens", "head", "kept", "mention")
 
     def __init__(self, markable: _Markable) -> None:
@@ -445,7 +451,6 @@ class _Record:
         self.splits: list[_Markable] = []
         self.bridges: list[tuple[list[_Markable], str | None]] = []
         self.dd: list[_Markable] = []
-        self.segment = False          # the target of a discourse-deixis pointer
         self.min_tokens: tuple[int, ...] | None = None
         self.head: int | None = None
         self.kept: dict[str, str] = {}
@@ -723,17 +728,21 @@ class _ProjectReader:
         tokens = self.doc.tokens
         index = self.word_index
         ids = self.word_ids
-        for el in root.iter("{*}word"):
+        # extra word attributes (part of speech, timing, ...) are kept as token attributes;
+        # most words files have none, and then the loop need not look (a third faster)
+        with_attributes = _WORDS_WITH_ATTRIBUTES(root) > 0
+        append = tokens.append
+        for n, el in enumerate(root.iter("{*}word")):
             wid = el.get("id")
             if wid is None:
                 raise FormatError("a <word> without an id attribute", file=shown,
                                   line=el.sourceline, check="mmax2.bad-word")
-            n = len(ids)
             index[wid] = n
             ids.append(wid)
-            # extra attributes (part of speech, timing, ...) are kept as token attributes
-            attrs = {k: v for k, v in el.items() if k != "id"} if len(el.attrib) > 1 else None
-            tokens.append(Token(el.text or "", n, -1, attrs))
+            attrs = None
+            if with_attributes and len(el.attrib) > 1:
+                attrs = {k: v for k, v in el.items() if k != "id"}
+            append(Token(el.text or "", n, -1, attrs))
         if len(index) != len(ids):  # a word id used twice: find the second one for the message
             seen: set[str] = set()
             for el in root.iter("{*}word"):
@@ -783,7 +792,7 @@ class _ProjectReader:
 
     # ------------------------------------------------------------------ levels
     def read_level(self, level: _Level) -> None:
-        shown = self.show(level.path)
+        shown = level.shown
         if level.scheme_path is not None:
             level.scheme = self.read_scheme(level.scheme_path)
         if not os.path.isfile(level.path):
@@ -866,7 +875,7 @@ class _ProjectReader:
                 m.mention_levels_from_scheme and (bool(declared_sets) or carried))
             if level.role == "missing":
                 if is_mention:
-                    message = (f"the {level.name} level file {self.show(level.path)} does not "
+                    message = (f"the {level.name} level file {level.shown} does not "
                                "exist")
                     if not self.lenient:
                         raise FormatError(f"{message}; pass --lenient to read the project "
@@ -877,7 +886,7 @@ class _ProjectReader:
                     level.role = "opaque"  # an empty mention level, decided below
                 else:
                     self.repair("mmax2.missing-level-file",
-                                f"the {level.name} level file {self.show(level.path)} does not "
+                                f"the {level.name} level file {level.shown} does not "
                                 "exist; level left out", level.source, level.line)
                     level.role = "ignored"
                     continue
@@ -911,7 +920,7 @@ class _ProjectReader:
                             self.display)
                 pieces.append((0, n, {}))
         else:
-            shown = self.show(level.path)
+            shown = level.shown
             spans = sorted((mk for mk in level.markables if mk.tokens),
                            key=lambda mk: (mk.tokens[0], mk.tokens[0] - mk.tokens[-1], mk.order))
             end = 0      # first token not yet in a sentence
@@ -970,7 +979,7 @@ class _ProjectReader:
             if level is not None and mid in level.skipped:
                 self.repair("mmax2.pointer-to-skipped",
                             f"markable {mk.id}: {name} points to {piece}, which was skipped; "
-                            "that target is left out", self.show(mk.level.path), mk.line,
+                            "that target is left out", mk.level.shown, mk.line,
                             action="dropped")
                 continue
             target = level.by_id.get(mid) if level is not None else None
@@ -978,7 +987,7 @@ class _ProjectReader:
                 where = f"level {level.name!r}" if level is not None else "any level"
                 self.reject("mmax2.dangling-pointer",
                             f"markable {mk.id}: {name}={value!r} points to {piece}, which is not "
-                            f"a markable of {where}", self.show(mk.level.path), mk.line)
+                            f"a markable of {where}", mk.level.shown, mk.line)
                 return None
             found.append(target)
         return found
@@ -1001,7 +1010,7 @@ class _ProjectReader:
             return rec
         key_of = {k.lower(): k for k in mk.attrs}
         consumed: set[str] = set()
-        shown = self.show(level.path)
+        shown = level.shown
 
         def take(*names: str) -> None:
             consumed.update(n for n in names if n)
@@ -1125,11 +1134,9 @@ class _ProjectReader:
             return
         # markables repeat a few value combinations: judge each combination once (set and
         # pointer values count only as filled or empty)
-        key = tuple(sorted(
-            (name, value.strip().lower() not in NO_VALUE
-             if (attr := scheme.attributes.get(name)) is not None
-             and attr.type in (SET_TYPE, POINTER_TYPE) else value)
-            for name, value in mk.low.items()))
+        linked = scheme.linked
+        key = tuple([(name, value.strip().lower() not in NO_VALUE) if name in linked
+                     else (name, value) for name, value in mk.low.items()])
         verdict = scheme.verdicts.get(key)
         if verdict is None:
             verdict = scheme.verdicts[key] = self.judge(scheme, mk.low)
@@ -1142,7 +1149,7 @@ class _ProjectReader:
                 "mmax2.attribute-not-enabled",
                 f"markable {mk.id}: {name}={mk.low[name]!r} although the scheme makes "
                 f"{attr_name} depend on values this markable does not have; kept",
-                self.show(mk.level.path), mk.line)
+                mk.level.shown, mk.line)
 
     @staticmethod
     def judge(scheme: _Scheme, low: dict[str, str]) -> tuple[list[tuple[str, str]],
@@ -1184,19 +1191,14 @@ class _ProjectReader:
             self.repair("mmax2.value-not-in-scheme",
                         f"level {level_name!r}: {attr}={value!r} is not a value of the scheme "
                         f"({count} markable(s), first {first.id}); kept",
-                        self.show(first.level.path), first.line)
+                        first.level.shown, first.line)
         # discourse-deixis segments on levels that are not mention levels become mentions
         for rec in list(records.values()):
             for target in rec.dd:
-                seg = records.get(target)
-                if seg is None:
-                    if target.level.role != "mention":
-                        seg = _Record(target)
-                        seg.kept = dict(target.attrs)
-                        records[target] = seg
-                    else:
-                        continue  # a skipped markable
-                seg.segment = True
+                if target not in records and target.level.role != "mention":
+                    segment = _Record(target)
+                    segment.kept = dict(target.attrs)
+                    records[target] = segment
         self.report_spans(records)
 
         # identity and discourse-deixis chains: union-find over markables
@@ -1225,7 +1227,7 @@ class _ProjectReader:
                     self.repair("mmax2.nonref-in-set",
                                 f"markable {mk.id} is non-referring but in set {value!r} with "
                                 f"{len(members) - 1} other markable(s); left out of the set",
-                                self.show(mk.level.path), mk.line)
+                                mk.level.shown, mk.line)
             for mk in referring[1:]:
                 union(referring[0], mk)
         dd_marked: set[_Markable] = set()
@@ -1238,12 +1240,14 @@ class _ProjectReader:
                         self.repair("mmax2.nonref-pointer",
                                     f"markable {mk.id}: {kind} pointer between a non-referring "
                                     f"markable and {target.id}; left out",
-                                    self.show(mk.level.path), mk.line, action="dropped")
+                                    mk.level.shown, mk.line, action="dropped")
                         continue
                     union(mk, target)
                     if kind == "discourse-deixis":
                         dd_marked.add(mk)
                         dd_marked.add(target)
+        # a chain that holds a discourse-deixis anaphor or segment is a DD entity, as in the
+        # UA formats, where the pronouns continuing a DD chain are in the DD column
         dd_roots = {find(mk) for mk in dd_marked}
 
         # mentions in document order, entities numbered by their first mention
@@ -1270,15 +1274,18 @@ class _ProjectReader:
                     entity = doc.new_entity(layer=layer,
                                             attrs={"original_id": original} if original else None)
                     entities[root] = entity
+            tokens = mk.tokens
+            if tokens[-1] - tokens[0] + 1 == len(tokens):
+                tokens = range(tokens[0], tokens[-1] + 1)  # add_mention's fast path
             rec.mention = doc.add_mention(
-                mk.tokens, entity, layer=layer, nonref=rec.nonref if mk in nonref else None,
+                tokens, entity, layer=layer, nonref=rec.nonref if mk in nonref else None,
                 min_tokens=rec.min_tokens, head=rec.head, attrs=attrs, line=mk.line)
 
         # split antecedents and bridging, from the anaphor's markable
         for mk in ordered:
             rec = records[mk]
             anaphor = rec.mention
-            shown = self.show(mk.level.path)
+            shown = mk.level.shown
             if rec.splits:
                 set_entity = self.stand_in(anaphor)
                 for target in rec.splits:
@@ -1324,7 +1331,7 @@ class _ProjectReader:
         if rec is None or rec.mention is None:
             self.repair("mmax2.pointer-to-skipped",
                         f"markable {mk.id}: {what} {target.id} is not a mention; left out",
-                        self.show(mk.level.path), mk.line, action="dropped")
+                        mk.level.shown, mk.line, action="dropped")
             return None
         return rec.mention
 
@@ -1341,7 +1348,7 @@ class _ProjectReader:
         tokens = self.doc.tokens
         seen: dict[tuple[str, tuple[int, ...]], _Markable] = {}
         for mk in sorted(records, key=lambda x: (x.level.name, x.order)):
-            shown = self.show(mk.level.path)
+            shown = mk.level.shown
             if mk.overlap:
                 self.repair("mmax2.overlapping-fragments",
                             f"markable {mk.id}: span fragments overlap; read as their union "
@@ -1744,14 +1751,17 @@ class _ProjectWriter:
         lines = ['<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE words SYSTEM "words.dtd">\n'
                  "<words>"]
         tokens = doc.tokens
-        for wid, index in zip(shown, written):
+        forms = [tokens[index].form for index in written]
+        if _SPECIAL_RE.search(" ".join(forms)) is not None:  # one scan instead of one per word
+            forms = [_escape(form) for form in forms]
+        for wid, index, form in zip(shown, written, forms):
             token = tokens[index]
             if token.attrs:
                 pairs = self.text_attributes(doc, token.attrs, frozenset({"id"}))
                 extra = "".join(f' {k}="{_escape(v)}"' for k, v in sorted(pairs))
-                lines.append(f'<word id="{wid}"{extra}>{_escape(token.form)}</word>')
+                lines.append(f'<word id="{wid}"{extra}>{form}</word>')
             else:
-                lines.append(f'<word id="{wid}">{_escape(token.form)}</word>')
+                lines.append(f'<word id="{wid}">{form}</word>')
         lines.append("</words>\n")
         self.write_file(os.path.join("Basedata", f"{base}_words.xml"), "\n".join(lines))
         return ids
@@ -1841,9 +1851,14 @@ class _ProjectWriter:
                 put(anaphor, rule.attribute, ";".join(ref(a, source) for a, _ in anchors),
                     POINTER_TYPE)
                 relations = list(dict.fromkeys(r for _, r in anchors if r is not None))
-                if rule.relation and relations:
+                if relations and not rule.relation:
+                    self.repair(doc, "mmax2.bridging-relations",
+                                f"{describe_mention(doc, anaphor)}: the level map's bridging rule "
+                                f"has no relation attribute; relation {relations[0]!r} not "
+                                "written", action="dropped")
+                elif relations:
                     put(anaphor, rule.relation, relations[0])
-                    if len(relations) > 1 or not rule.relation:
+                    if len(relations) > 1:
                         self.repair(doc, "mmax2.bridging-relations",
                                     f"{describe_mention(doc, anaphor)} has bridging relations "
                                     f"{', '.join(relations)} but MMAX2 holds one per markable; "
@@ -1853,8 +1868,9 @@ class _ProjectWriter:
         # split antecedents: on the anaphor, pointing to one mention of each member
         lost = []
         antecedents: dict[Mention, list[Mention]] = {}
+        memberships = doc.memberships()
         for set_entity, members in doc.accommodated_sets().items():
-            evidence = [e for ms in doc.memberships() if ms.set_entity is set_entity
+            evidence = [e for ms in memberships if ms.set_entity is set_entity
                         for e in ms.evidence]
             anaphors = [e for e in dict.fromkeys(evidence)
                         if e in in_output and doc.entity_of(e) is set_entity]
@@ -1868,7 +1884,7 @@ class _ProjectWriter:
                 continue
             for anaphor in anaphors:
                 for member in members:
-                    recorded = [e for ms in doc.memberships()
+                    recorded = [e for ms in memberships
                                 if ms.set_entity is set_entity and ms.member is member
                                 for e in ms.evidence if e in in_output
                                 and doc.entity_of(e) is member]

@@ -9,8 +9,9 @@ feature lists ``(EntityID=3|MarkableID=markable_7|Min=12|SemType=dn`` closed by 
 How the format meets the model (decisions that a reader of the code needs):
 
 * **Tokens.** Words and zeros (``14.1``) become document tokens; zeros are empty nodes. The
-  token columns (LEMMA … MISC) are kept as the strings of the file. Token ids are checked and
-  regenerated on writing (``N`` document-wide, ``N.k`` for zeros), so ``token.id`` stays None.
+  token columns (LEMMA … MISC) are kept as the strings of the file (HEAD and DEPS keep their
+  document-wide ids). Token ids are checked and regenerated on writing (``N`` document-wide,
+  ``N.k`` for zeros), so ``token.id`` stays None.
   Lines with id ``0`` (visual-situation objects of the v1.1 text) are not tokens: their fields
   are kept on the sentence (``attrs["ua_visual_objects"]``) and their REFERENCE values in
   ``doc.attrs["visual_objects"]``.
@@ -37,11 +38,24 @@ How the format meets the model (decisions that a reader of the code needs):
   **REFERENCE** becomes ``attrs["reference"]`` of the markable opening on that token.
 
 The writer emits canonical files (ua-exploded §6): the 15 default columns, TAB-separated,
-markables and entities renumbered in canonical order (conversion-notes §1, §5), ``ElementOf``
-on the recorded member markables (else placed as conversion-notes §3 says). Its one departure
-from the bracket rule of conversion-notes §5: on a token without openers a one-token markable
-is still written *after* the closers (``)(…)``), because the UA scorers read ``(…))`` as a value
-ending in ``)`` (ua-exploded §3.1 and §7).
+markables and entities renumbered in canonical order (conversion-notes §1, §5; the old→new
+table goes to the report), ``ElementOf`` on the recorded member markables (else placed as
+conversion-notes §3 says). What it decides beyond the spec:
+
+* Bracket order follows conversion-notes §5 except that a one-token markable is written
+  *after* the closers also on a token without openers (``)(…)``): the UA scorers read
+  ``(…))`` as a value ending in ``)`` (ua-exploded §3.1 and §7).
+* Crossing is judged on bracket parts (the parts of two discontinuous markables may
+  interleave without crossing). Without ``allow_id_closers`` the later of two crossing
+  markables is left out and reported; with it every closer of that document names its
+  markable, as the UA scorer's crossing mode needs — and since the closers name markables,
+  not entities, this holds crossing markables of one entity too.
+* ``Min`` is one range of word ids: a gapped min span is written as its hull, empty nodes at
+  its ends are left out (the scorers read ``Min`` as integers), a head becomes the ``Min`` of
+  a markable that has none; each is reported.
+* Whitespace inside a token field becomes ``_`` (the UA scorers split lines on any
+  whitespace); CorefUD's ``Entity``/``SplitAnte``/``Bridge`` items are not copied from MISC;
+  entity attributes and document metadata have no place and are reported lost.
 
 **Compact encoding.** CorefUD cannot hold non-referring markables or a DD layer. The passes
 ``ua-compact-encode`` and ``ua-compact-decode`` (defined at the end of this module) carry them
@@ -56,6 +70,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO
 
@@ -75,7 +90,6 @@ DEFAULT_COLUMNS = (
     "ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
     "IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS", "REFERENCE", "NOM_SEM",
 )
-TOKEN_COLUMNS = DEFAULT_COLUMNS[:10]
 COLUMNS_LINE = "# global.columns = " + " ".join(DEFAULT_COLUMNS)
 
 COLUMNS_RE = re.compile(r"^#\s*global\.columns\s*=\s*(.*?)\s*$")
@@ -182,6 +196,8 @@ class _FileState:
         self.names = tuple(upper)
         self.index = {n: i for i, n in enumerate(upper)}
         self.width = len(upper)
+        # positions of FORM, LEMMA ... MISC (None: not declared), for building tokens
+        self.token_fields = [self.index.get(c) for c in DEFAULT_COLUMNS[1:10]]
         known = set(DEFAULT_COLUMNS) | {"SPLIT"}
         self.extra = [(n, i) for i, n in enumerate(upper) if n not in known]
 
@@ -189,19 +205,26 @@ class _FileState:
 class _Markable:
     """One markable of a bracket column while its document is read (all its parts)."""
 
-    __slots__ = ("column", "mid", "known", "extras", "spellings", "parts", "line", "col",
-                 "reported")
+    __slots__ = ("column", "mid", "known", "extras", "parts", "line", "source", "reported",
+                 "bracketed")
 
     def __init__(self, column: str, mid: str, known: dict[str, str],
-                 extras: list[tuple[str, str]], line: int, col: int | None) -> None:
+                 extras: list[tuple[str, str]], line: int, source: tuple[str, int, int]) -> None:
         self.column = column
         self.mid = mid
         self.known = known
         self.extras = extras
         self.parts: list[tuple[int, int]] = []
         self.line = line
-        self.col = col
+        self.source = source  # (line text, field, offset of the opener in the field)
         self.reported = False
+        self.bracketed = True
+
+    @property
+    def col(self) -> int:
+        """1-based column of the opener in its line (computed only for messages)."""
+        text, field, offset = self.source
+        return _field_column(text, field) + offset
 
     def tokens(self) -> tuple[int, ...]:
         found: set[int] = set()
@@ -238,7 +261,6 @@ class _DocumentBuilder:
         self.doc.line = line
         self.tokens = self.doc.tokens
         self.words: list[int] = []            # token index of word N at position N-1
-        self.last_empty = 0                   # k of the last N.k after the current word
         self.comments: list[str] = []
         self.comment_line: int | None = None
         self.sentence_start = 0
@@ -354,12 +376,11 @@ class _DocumentBuilder:
         if self.sentence_line is None:
             self.sentence_line = number
         is_empty = False
-        if tid.isdigit():
+        if tid.isdecimal():
             expected = len(self.words) + 1
             if int(tid) != expected:
                 raise self.error(self._id_order_message(tid, expected), number,
                                  "ua.token-id-order", 1)
-            self.last_empty = 0
         else:
             found = EMPTY_ID_RE.match(tid)
             if found is None or int(found.group(1)) != len(self.words) or int(found.group(2)) == 0:
@@ -367,16 +388,11 @@ class _DocumentBuilder:
                 raise self.error(self._id_order_message(tid, expected), number,
                                  "ua.token-id-order", 1)
             is_empty = True
-            self.last_empty = int(found.group(2))
         position = len(self.tokens)
-
-        def get(name: str) -> str:
-            i = index.get(name)
-            return fields[i] if i is not None and i < n else "_"
-
-        token = Token(get("FORM"), position, len(self.doc.sentences), None, None, get("LEMMA"),
-                      get("UPOS"), get("XPOS"), get("FEATS"), get("HEAD"), get("DEPREL"),
-                      get("DEPS"), get("MISC"), None, is_empty)
+        form, lemma, upos, xpos, feats, head, deprel, deps, misc = [
+            fields[i] if i is not None and i < n else "_" for i in state.token_fields]
+        token = Token(form, position, len(self.doc.sentences), None, None, lemma, upos, xpos,
+                      feats, head, deprel, deps, misc, None, is_empty)
         if state.extra:
             values = {name: fields[i] for name, i in state.extra if i < n and fields[i] != "_"}
             if values:
@@ -402,7 +418,7 @@ class _DocumentBuilder:
 
     def _id_order_message(self, tid: str, expected: int) -> str:
         previous = len(self.words)
-        if tid.isdigit() and int(tid) == 1 and previous > 0:
+        if tid.isdecimal() and int(tid) == 1 and previous > 0:
             return (f"token id 1 after token {previous}: CoNLL-UA token ids run through the whole "
                     "document (not per sentence as in CoNLL-U); renumber the tokens or add a "
                     "'# newdoc id = ...' line if a new document starts here")
@@ -437,7 +453,9 @@ class _DocumentBuilder:
                         f"bridging value {cell!r} without brackets; read it as a one-token "
                         "bridging markable (the UA scorers ignore unbracketed values)",
                         column=_field_column(line, field))
-            opened.append(self._open(column, cell, index, number, True, line, field, 0))
+            record = self._open(column, cell, index, number, True, line, field, 0)
+            record.bracketed = False  # its extent is unknown: the markable's start only
+            opened.append(record)
             return
         pos = 0
         n = len(cell)
@@ -516,23 +534,23 @@ class _DocumentBuilder:
     def _open(self, column: _Column, text: str, index: int, number: int, single: bool,
               line: str, field: int, offset: int) -> _Markable:
         known, extras = self._features(text, number, line, field, offset)
-        where = _field_column(line, field) + max(offset - 1, 0)  # the '(' of the opener
+        source = (line, field, max(offset - 1, 0))  # the '(' of the opener
         name = column.name
-        if name in (IDENTITY_COLUMN, DD_COLUMN) and "EntityID" not in known:
+        if name in (IDENTITY_COLUMN, DD_COLUMN) and not known.get("EntityID"):
             raise self.error(f"{name} markable without EntityID: {text!r}; every markable names "
                              "its entity (EntityID=N, N-Pseudo for non-referring ones)",
-                             number, "ua.missing-key", where)
+                             number, "ua.missing-key", _column_of(source))
         mid = known.get("MarkableID")
-        if mid is None:
+        if not mid:
             raise self.error(f"{name} markable without MarkableID: {text!r}; the UA scorers "
                              "need MarkableID=... on every opener", number, "ua.missing-key",
-                             where)
+                             _column_of(source))
         if name == BRIDGING_COLUMN and "MentionAnchor" not in known and "EntityAnchor" not in known:
             raise self.error(f"bridging markable {mid!r} names no anchor; give MentionAnchor "
-                             "and/or EntityAnchor", number, "ua.missing-key", where)
+                             "and/or EntityAnchor", number, "ua.missing-key", _column_of(source))
         record = column.by_id.get(mid)
         if record is None:
-            record = _Markable(name, mid, known, extras, number, where)
+            record = _Markable(name, mid, known, extras, number, source)
             column.by_id[mid] = record
             column.records.append(record)
         elif name in (IDENTITY_COLUMN, DD_COLUMN) and \
@@ -541,21 +559,21 @@ class _DocumentBuilder:
                 f"MarkableID {mid!r} is used for entity {known['EntityID']!r} here and for "
                 f"{record.known['EntityID']!r} on line {record.line}; a repeated MarkableID is a "
                 "further part of the same markable: give this markable its own id",
-                number, "ua.markable-id-clash", where)
+                number, "ua.markable-id-clash", _column_of(source))
         elif known != record.known or extras != record.extras:
             if name == BRIDGING_COLUMN and (known.get("MentionAnchor"), known.get("EntityAnchor"),
                                             known.get("Rel")) != (
                     record.known.get("MentionAnchor"), record.known.get("EntityAnchor"),
                     record.known.get("Rel")):
                 # a second relation of the same anaphor (another anchor)
-                record = _Markable(name, mid, known, extras, number, where)
+                record = _Markable(name, mid, known, extras, number, source)
                 column.records.append(record)
             elif not record.reported:
                 record.reported = True
                 self.repair("ua.part-features-differ", number,
                             f"a further part of {name} markable {mid!r} has other features "
                             f"than its first part (line {record.line}); kept the first part's",
-                            "dropped", where)
+                            "dropped", _column_of(source))
         if single:
             record.parts.append((index, index))
         else:
@@ -565,12 +583,12 @@ class _DocumentBuilder:
     def _close(self, column: _Column, name: str, index: int, number: int, line: str,
                field: int, offset: int) -> None:
         stack = column.stack
-        where = _field_column(line, field) + offset
         if not name:
             if not stack:
                 raise self.error(
                     f"closing bracket ')' but no {column.name} markable is open; check the lines "
-                    "above for a missing '('", number, "ua.unbalanced-close", where)
+                    "above for a missing '('", number, "ua.unbalanced-close",
+                    _field_column(line, field) + offset)
             record, start, _ = stack.pop()
         else:
             for i in range(len(stack) - 1, -1, -1):
@@ -580,7 +598,8 @@ class _DocumentBuilder:
             else:
                 raise self.error(
                     f"closer {name + ')'!r} but no {column.name} markable {name!r} is open; check "
-                    "the MarkableID of its opener", number, "ua.unbalanced-close", where)
+                    "the MarkableID of its opener", number, "ua.unbalanced-close",
+                    _field_column(line, field) + offset)
         record.parts.append((start, index))
 
     def _split_cell(self, cell: str, index: int, number: int, line: str, field: int) -> None:
@@ -749,7 +768,10 @@ class _DocumentBuilder:
         for name, member_id, set_id, evidence, line in statements:
             layer = IDENTITY if name == IDENTITY_COLUMN else DISCOURSE_DEIXIS
             member = self._relation_entity(name, member_id, line)
-            if member is None:
+            if member is None:  # a v1.0 SPLIT value naming an entity without markables
+                self.repair("ua.set-without-mentions", line,
+                            f"SPLIT names entity {member_id} as a member of {set_id}, but it has no "
+                            "markable; ignored", "dropped")
                 continue
             set_key = _entity_key(set_id, name)
             set_entity = self.entities.get((layer, set_key))
@@ -824,7 +846,8 @@ class _DocumentBuilder:
                             f"bridging markable {record.mid!r} has no identity markable; kept it as "
                             "a mention without entity", column=record.col)
                 anaphor = self._unlinked_mention(record, BRIDGING_COLUMN)
-            elif anaphor.tokens != record.tokens():
+            elif anaphor.tokens != record.tokens() and (
+                    record.bracketed or anaphor.start != record.parts[0][0]):
                 self.repair("ua.bridging-span-mismatch", record.line,
                             f"bridging markable {record.mid!r} spans other tokens than the markable "
                             "with that MarkableID; the relation is kept on that markable",
@@ -925,6 +948,11 @@ def _token_id_text(tokens: list[Token], words: list[int], index: int) -> str:
     return str(word)
 
 
+def _column_of(source: tuple[str, int, int]) -> int:
+    text, field, offset = source
+    return _field_column(text, field) + offset
+
+
 def _field_column(line: str, field: int) -> int:
     """1-based column where field number ``field`` (0-based) starts in a token line."""
     if "\t" in line:
@@ -996,6 +1024,7 @@ class _Plan:
         self.allow_id_closers = allow_id_closers
         self.losses: list[LossRecord] = []
         self.repairs: list[Repair] = []
+        self.notes: dict[tuple[str, str], list[str]] = {}  # (check, action) -> examples
         self.id_map: dict[str, str] = {}
         self._token_ids()
         self._choose_mentions()
@@ -1010,6 +1039,23 @@ class _Plan:
 
     def repair(self, check: str, message: str, action: str = "approximated") -> None:
         self.repairs.append(Repair(check, message, document=self.doc.name, action=action))
+
+    def note(self, check: str, example: str, action: str) -> None:
+        """A writer change that may repeat: reported once per document, with a count."""
+        self.notes.setdefault((check, action), []).append(example)
+
+    def flush_notes(self) -> None:
+        what = {
+            "ua.value-escaped": "values contain characters CoNLL-UA values cannot hold "
+                                "('(', ')', '|', '=', '%', '@', whitespace); wrote them as %XX",
+            "ua.attribute-dropped": "attribute names cannot be written as CoNLL-UA keys",
+            "ua.reference-conflict": "REFERENCE values were dropped: another markable starting "
+                                     "on the same token has one (only one fits the column)",
+        }
+        for (check, action), examples in self.notes.items():
+            shown = "; ".join(examples[:MAX_EXAMPLES])
+            self.repair(check, f"{len(examples)} {what[check]} (first: {shown})", action)
+        self.notes = {}
 
     def describe(self, mention: Mention) -> str:
         return describe_mention(self.doc, mention)
@@ -1326,7 +1372,7 @@ class _Plan:
         references = self._references()
         lines = [f"# newdoc id = {doc.id}"]
         running_speaker = None
-        bad_forms = 0
+        bad_fields: Counter[str] = Counter()
         tokens = doc.tokens
         ids = self.ids
         for sentence in doc.sentences:
@@ -1339,7 +1385,7 @@ class _Plan:
                     continue
                 token = tokens[index]
                 row = [ids[index], token.form, token.lemma, token.upos, token.xpos, token.feats,
-                       token.head, token.deprel, token.deps, token.misc,
+                       token.head, token.deprel, token.deps, _misc_without_coreference(token.misc),
                        identity_cells.get(index, "_"), bridging_cells.get(index, "_"),
                        dd_cells.get(index, "_"), references.get(index, "_"),
                        nom_sem_cells.get(index, "_")]
@@ -1348,18 +1394,26 @@ class _Plan:
                     if value is None or value == "":
                         row[k] = "_"
                     elif _has_space(value):
+                        # the UA scorers split token lines on any whitespace
                         row[k] = "".join("_" if ch.isspace() else ch for ch in value)
-                        bad_forms += 1
+                        bad_fields[DEFAULT_COLUMNS[k]] += 1
                 rows.append(row)
             lines.extend(_join_rows(rows, align_spaces))
             lines.append("")
         trailing = doc.attrs.get("ua_trailing_comments")
         if trailing:
             lines.extend(_comment_line(c) for c in trailing)
-        if bad_forms:
+        objects = doc.attrs.get("ua_trailing_visual_objects")
+        if objects:
+            lines.extend(_join_rows([list(v) for v in objects], align_spaces))
+            lines.append("")
+        self.flush_notes()
+        if bad_fields:
+            listed = ", ".join(f"{n} {name}" for name, n in sorted(bad_fields.items()))
             self.repair("ua.field-whitespace",
-                        f"{bad_forms} token fields contained whitespace, which CoNLL-UA readers "
-                        "split on; wrote '_' in its place", "renamed")
+                        f"token fields with whitespace ({listed}): the UA scorers split token "
+                        "lines on any whitespace, so each whitespace character became '_'",
+                        "renamed")
         mwt = sum(1 for t in tokens if "conllu_mwt" in t.attrs)
         if mwt:
             self.repair("ua.multiword-tokens",
@@ -1451,9 +1505,11 @@ class _Plan:
             items.append("ElementOf=" + ",".join(sorted(set(sets), key=_id_sort_key)))
         taken = PLACED_ATTRIBUTES | {k.lower() for k in _nom_sem_keys(mention)}
         for key in sorted(user_attributes(mention.attrs)):
-            if key in taken or key.lower() in ("entityid", "markableid", "min", "elementof"):
+            value = mention.attrs[key]
+            if key in taken or key.lower() in ("entityid", "markableid", "min", "elementof") \
+                    or value is None or value == "":  # an empty value says nothing
                 continue
-            items.append(self._extra(key, mention.attrs[key]))
+            items.append(self._extra(key, value))
         return "|".join(i for i in items if i)
 
     def _bridging_features(self, anaphor: Mention) -> str:
@@ -1478,8 +1534,7 @@ class _Plan:
 
     def _extra(self, key: str, value: Any) -> str:
         if NOT_IN_VALUE_RE.search(key) or not key:
-            self.repair("ua.attribute-dropped",
-                        f"attribute name {key!r} cannot be written as a CoNLL-UA key", "dropped")
+            self.note("ua.attribute-dropped", repr(key), "dropped")
             return ""
         return f"{key}={self._value(value)}"
 
@@ -1489,9 +1544,7 @@ class _Plan:
             # '(' ')' '|' '=' and whitespace would break the bracket grammar
             escaped = "".join(f"%{ord(c):02X}" if c in "()|=%@" or c.isspace() else c
                               for c in text) or "_"
-            self.repair("ua.value-escaped",
-                        f"value {text!r} contains characters CoNLL-UA values cannot hold; wrote "
-                        f"{escaped!r}")
+            self.note("ua.value-escaped", f"{text!r} as {escaped!r}", "approximated")
             return escaped
         return text
 
@@ -1503,9 +1556,7 @@ class _Plan:
                 continue
             start = self.tokens_of[mention][0]
             if start in cells:
-                self.repair("ua.reference-conflict",
-                            f"two markables starting on one token have a REFERENCE; wrote the "
-                            f"first ({cells[start]!r}), dropped {value!r}", "dropped")
+                self.note("ua.reference-conflict", repr(value), "dropped")
                 continue
             cells[start] = self._value(value)
         for token in self.doc.tokens:
@@ -1530,6 +1581,16 @@ def _nom_sem_keys(mention: Mention) -> tuple[str, ...]:
     if keys is not None:
         return tuple(keys)
     return tuple(spelled for name, spelled in NOM_SEM_SPELLING.items() if name in mention.attrs)
+
+
+def _misc_without_coreference(misc: str | None) -> str | None:
+    """MISC without CorefUD's coreference items: read from CoNLL-U, MISC still holds
+    ``Entity=``, ``SplitAnte=`` and ``Bridge=``, which the UA columns now say instead."""
+    if not misc or "=" not in misc:
+        return misc
+    items = [item for item in misc.split("|")
+             if item.partition("=")[0] not in ("Entity", "SplitAnte", "Bridge", "Split")]
+    return "|".join(items) or "_"
 
 
 def _has_space(value: str) -> bool:

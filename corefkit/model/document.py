@@ -81,7 +81,7 @@ class Document:
         part is part 0, as in the CoNLL-2012 reader.
         """
         part = self.part if self.part not in (None, "") else "0"
-        return (self.id, str(int(part)) if part.isdigit() else part)
+        return (self.id, str(int(part)) if part.isdecimal() else part)
 
     @property
     def name(self) -> str:

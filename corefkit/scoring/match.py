@@ -1,9 +1,9 @@
 """Mention matching for CoNLL-U (CorefUD) keys and responses, as the CorefUD scorer 1.2 does it.
 
 The CorefUD scorer (ufal/corefud-scorer 1.2; Novák et al., CRAC 2022–2024 shared tasks)
-identifies a mention by the positions of its nodes — (sentence, word, empty-node) triples, so
-that a response whose empty nodes differ from the key's still lines up — and aligns key and
-response mentions one to one:
+identifies a mention by the positions of its nodes — a word by its position in the document,
+an empty node ``N.K`` by (word N, K), so that a response whose empty nodes differ from the
+key's still lines up — and aligns key and response mentions one to one:
 
 * ``exact``: the same set of nodes;
 * ``partial``: the key mention contains every node of the response mention and the key head
@@ -50,17 +50,20 @@ from corefkit.scoring.partition import Partition
 MATCHES = ("exact", "partial", "head")
 ZERO_MATCHES = ("linear", "dependent")
 
-Position = tuple[int, int, int]  # (sentence, word, empty node); words have empty node 0
+Position = tuple[int, int]  # (word number in the document, empty node K; 0 for words)
+Parent = tuple[int, int, int]  # an enhanced-dependency parent: (sentence, word N, K)
 
 
 @dataclass(frozen=True)
 class UDMention:
-    """A mention as the CorefUD scorer sees it: node positions, head, zero flag, head deps."""
+    """A mention as the CorefUD scorer sees it: node positions, head, zero flag, and the
+    sentence and enhanced dependencies of the head (for matching zeros by dependencies)."""
 
     words: tuple[Position, ...]                   # sorted
     head: Position
     zero: bool
-    deps: tuple[tuple[Position, str], ...] = ()   # enhanced dependencies of the head
+    deps: tuple[tuple[Parent, str], ...] = ()
+    sentence: int = 0
 
     @property
     def order(self) -> tuple[Position, Position, int]:
@@ -115,43 +118,41 @@ class CorefUDBlancCounts(BlancCounts):
 
 # ============================================================================ reduction
 def positions(doc: Document) -> list[Position]:
-    """(sentence, word, empty node) of every token: words count 1, 2, …; ``N.K`` is (N, K).
+    """The position of every token: (number of the word in the document, 0) for words,
+    (number of the word it follows, K) for an empty node ``N.K``.
 
-    CoNLL-U ids are used when present, so that an empty node keeps its number even when the
-    other side lacks an earlier one; tokens without ids are counted. Documents from other
-    formats count words through the whole document (sentence 0), since their sentence breaks
-    need not agree (GUM's CoNLL-2012 export has none).
+    Words are counted through the document, so key and response agree whenever they hold the
+    same words, whatever their formats and sentence breaks (GUM's CoNLL-2012 export has none);
+    an empty node keeps its K from its CoNLL-U id, so that it is not shifted when the other
+    side lacks an earlier one.
     """
     found: list[Position] = []
-    tokens = doc.tokens
-    conllu = bool(doc.attrs.get("conllu"))
     word = 0
     for sentence in doc.sentences:
-        if conllu:
-            word = 0
         empty = 0
+        tokens = doc.tokens
         for index in range(sentence.start, sentence.stop):
             token = tokens[index]
-            tid = token.id
-            where = sentence.index if conllu else 0
             if token.is_empty:
                 empty += 1
-                if conllu and tid and "." in tid:
-                    n, _, k = tid.partition(".")
-                    if n.isdigit() and k.isdigit():
-                        found.append((where, int(n), int(k)))
-                        continue
-                found.append((where, word, empty))
+                tid = token.id
+                k = empty
+                if tid and "." in tid:
+                    tail = tid.partition(".")[2]
+                    if tail.isdecimal():
+                        k = int(tail)
+                found.append((word, k))
             else:
-                word = int(tid) if conllu and tid and tid.isdigit() else word + 1
+                word += 1
                 empty = 0
-                found.append((where, word, 0))
-    if len(found) < len(tokens):  # tokens outside any sentence (should not happen)
-        found.extend((len(doc.sentences), i, 0) for i in range(len(found), len(tokens)))
+                found.append((word, 0))
+    while len(found) < doc.token_count:  # tokens outside any sentence (should not happen)
+        word += 1
+        found.append((word, 0))
     return found
 
 
-def _deps(value: str | None, sentence: int) -> tuple[tuple[Position, str], ...]:
+def _deps(value: str | None, sentence: int) -> tuple[tuple[Parent, str], ...]:
     if not value or value == "_":
         return ()
     found = []
@@ -160,7 +161,7 @@ def _deps(value: str | None, sentence: int) -> tuple[tuple[Position, str], ...]:
         if not sep:
             continue
         n, _, k = parent.partition(".")
-        if n.isdigit() and (not k or k.isdigit()):
+        if n.isdecimal() and (not k or k.isdecimal()):
             found.append(((sentence, int(n), int(k or 0)), relation))
     return tuple(found)
 
@@ -188,8 +189,10 @@ def ud_document(doc: Document, *, match: str = "exact", keep_zeros: bool = True,
                 else mention.tokens[0]
             words = tuple(sorted(pos[t] for t in mention.tokens))
             head_token = tokens[head]
+            sentence = head_token.sentence
             item = UDMention(words, pos[head], head_token.is_empty,
-                             _deps(head_token.deps, pos[head][0]) if head_token.is_empty else ())
+                             _deps(head_token.deps, sentence) if head_token.is_empty else (),
+                             sentence)
             identity = (words, item.head) if head_mode else words
             if identity in seen:
                 continue
@@ -276,7 +279,7 @@ def _f_score(a: set, b: set) -> float:
 
 def zero_dependency_score(key: UDMention, response: UDMention) -> float:
     """10 × F1 of the (parent, relation) pairs + F1 of the parents; 0 across sentences."""
-    if key.head[0] != response.head[0]:
+    if key.sentence != response.sentence:
         return 0.0
     score = 10 * _f_score(set(key.deps), set(response.deps))
     score += _f_score({p for p, _ in key.deps}, {p for p, _ in response.deps})

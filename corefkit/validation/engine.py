@@ -233,6 +233,10 @@ class Run:
         except CorefkitError as exc:
             yield from self._emit([self._file_finding(UNREADABLE, shown, str(exc))])
             count = -1
+        except OSError as exc:  # the disk, not the data: still a finding, never a traceback
+            yield from self._emit([self._file_finding(
+                UNREADABLE, shown, f"cannot read the file ({exc.strerror or exc})")])
+            count = -1
         finally:
             close = getattr(documents, "close", None)
             if close is not None:
@@ -276,6 +280,9 @@ class Run:
         places = _SentencePlaces(doc)
         for repair in doc.repairs:
             incident = _repair_incident(repair, places)
+            if incident.line is None and incident.file in (None, doc.file):
+                # a repair of the whole document (e.g. a missing end): point at its start
+                incident = incident._replace(line=doc.line)
             finding = self._finding(incident, plugin, doc, file, origin_reader=True)
             if finding is not None:
                 found.append(finding)
@@ -328,10 +335,13 @@ class _SentencePlaces:
             sentence = doc.sentences[index]
             return sentence.sent_id or str(index + 1)
         if self.by_line is None:
-            self.by_line = {}
+            # a line whose mentions lie in several sentences (LCC: one JSON line holds a whole
+            # layer) names no sentence
+            found: dict[int, set[str | None]] = {}
             for mention in doc.mentions:
                 if mention.line is not None and mention.tokens:
-                    self.by_line.setdefault(mention.line, sentence_label(doc, mention.start))
+                    found.setdefault(mention.line, set()).add(sentence_label(doc, mention.start))
+            self.by_line = {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
         return self.by_line.get(line)
 
 

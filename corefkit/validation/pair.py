@@ -56,6 +56,7 @@ class _Side:
     word_sentence: list[int]          # sentence index of each word
     sentence_ids: list[str | None]
     sentence_words: list[int]         # words per sentence
+    sentence_lines: list[int | None]  # first line of each sentence, where the reader knows it
     words_known: bool
 
     @classmethod
@@ -71,16 +72,28 @@ class _Side:
             if 0 <= token.sentence < len(per_sentence):
                 per_sentence[token.sentence] += 1
         known = plugin.words_known(doc) if plugin.words_known is not None else True
+        lines = [s.attrs.get("line") if isinstance(s.attrs.get("line"), int) else None
+                 for s in doc.sentences]
         return cls(doc.name, doc.file or file, doc.line, plugin, words, word_sentence,
-                   [s.sent_id for s in doc.sentences], per_sentence, known)
+                   [s.sent_id for s in doc.sentences], per_sentence, lines, known)
 
     def sentence_label(self, index: int) -> str | None:
         if 0 <= index < len(self.sentence_ids):
             return self.sentence_ids[index] or str(index + 1)
         return None
 
+    def sentence_place(self, index: int) -> int | None:
+        """The line where sentence ``index`` starts, or the document's line."""
+        if 0 <= index < len(self.sentence_lines) and self.sentence_lines[index] is not None:
+            return self.sentence_lines[index]
+        ordinal = sum(self.sentence_words[:index])
+        if 0 <= index < len(self.sentence_words) and ordinal < len(self.words):
+            return self.word_place(ordinal)[0]
+        return self.line
+
     def word_place(self, ordinal: int) -> tuple[int | None, str | None]:
         """(line, sentence) of the ``ordinal``-th word, or of the document when unknown."""
+        ordinal = min(ordinal, len(self.words) - 1)  # past the end: the last word
         line = None
         if self.plugin.token_line is not None and 0 <= ordinal < len(self.words):
             line = self.plugin.token_line(self.file, self.line, ordinal)
@@ -167,8 +180,8 @@ def compare(keys: list[_Side], responses: list[_Side]) -> list[Incident]:
 
 def _sentences(key: _Side, response: _Side) -> list[Incident]:
     def at(index: int, check: str, message: str) -> Incident:
-        return Incident(check, message, response.line, response.sentence_label(index),
-                        response.file, response.name)
+        return Incident(check, message, response.sentence_place(index),
+                        response.sentence_label(index), response.file, response.name)
 
     with_ids = all(key.sentence_ids) and all(response.sentence_ids) and \
         key.sentence_ids and response.sentence_ids

@@ -24,6 +24,7 @@ PLUGIN_MODULES: dict[str, str] = {
     "corefud": "corefkit.validation.corefud",
     "lcc": "corefkit.validation.lcc",
     "mmax2": "corefkit.validation.mmax2",
+    "ua-exploded": "corefkit.validation.ua_exploded",
 }
 
 

@@ -379,3 +379,23 @@ def test_same_document_twice_gives_identical_bytes(tmp_path: Path) -> None:
     corefkit.write([doc], str(tmp_path / "two"), "mmax2")
     assert not filecmp.dircmp(tmp_path / "one", tmp_path / "two").diff_files
     assert tree_bytes(tmp_path / "one") == tree_bytes(tmp_path / "two")
+
+
+def test_one_markable_bridging_to_two_entities(tmp_path: Path) -> None:
+    doc = Document("b")
+    doc.add_sentence(["the", "house", "and", "the", "car", ":", "doors"])
+    house = doc.new_entity()
+    car = doc.new_entity()
+    doc.add_mention([0, 1], house)
+    doc.add_mention([3, 4], car)
+    doors = doc.add_mention([6], doc.new_entity())
+    doc.add_bridging(doors, house, relation="part-whole")
+    doc.add_bridging(doors, car, relation="part")
+    report = corefkit.write([doc], str(tmp_path / "b"), "mmax2")
+    (repair,) = report.repairs
+    assert repair.check == "mmax2.bridging-relations" and repair.action == "approximated"
+    text = (tmp_path / "b" / "Markables" / "b_coref_level.xml").read_text(encoding="utf-8")
+    assert 'related_phrase="markable_1;markable_2" related_rel="part-whole"' in text
+    back = next(corefkit.read(str(tmp_path / "b")))
+    assert [(b.anchor_mention.tokens, b.relation) for b in back.bridging()] == [
+        ((0, 1), "part-whole"), ((3, 4), "part-whole")]

@@ -140,8 +140,8 @@ def test_removing_zeros():
 
 
 # ---------------------------------------------------------------------------- the pieces
-def ud(*words: tuple[int, int, int], head=None, zero=False, deps=()) -> UDMention:
-    return UDMention(tuple(words), head or words[0], zero, tuple(deps))
+def ud(*words: tuple[int, int], head=None, zero=False, deps=(), sentence=0) -> UDMention:
+    return UDMention(tuple(words), head or words[0], zero, tuple(deps), sentence)
 
 
 def test_zero_dependency_score():
@@ -150,20 +150,20 @@ def test_zero_dependency_score():
     def deps(*items):
         return [((0, int(p), 0), r) for p, r in (i.split(":") for i in items)]
 
-    key = ud((0, 15, 1), zero=True, deps=deps("13:a", "14:b", "15:c"))
-    right = ud((0, 15, 2), zero=True, deps=deps("13:a", "15:x"))
-    wrong = ud((0, 15, 1), zero=True, deps=deps("13:a", "18:x"))
+    key = ud((15, 1), zero=True, deps=deps("13:a", "14:b", "15:c"))
+    right = ud((15, 2), zero=True, deps=deps("13:a", "15:x"))
+    wrong = ud((15, 1), zero=True, deps=deps("13:a", "18:x"))
     assert zero_dependency_score(key, right) == pytest.approx(4.8)
     assert zero_dependency_score(key, wrong) == pytest.approx(4.4)
-    elsewhere = ud((1, 15, 2), zero=True, deps=[((1, 13, 0), "a")])
+    elsewhere = ud((35, 2), zero=True, deps=deps("13:a"), sentence=1)
     assert zero_dependency_score(key, elsewhere) == 0
 
 
 def test_mention_overlap_takes_the_best_one_to_one_pairing():
-    a = ud(*[(0, i, 0) for i in range(1, 5)])           # 1-4
-    b = ud(*[(0, i, 0) for i in range(3, 7)])           # 3-6
-    r1 = ud(*[(0, i, 0) for i in range(1, 7)])          # 1-6 overlaps both by 4
-    r2 = ud((0, 5, 0), (0, 6, 0))                       # 5-6 overlaps b by 2
+    a = ud(*[(i, 0) for i in range(1, 5)])           # 1-4
+    b = ud(*[(i, 0) for i in range(3, 7)])           # 3-6
+    r1 = ud(*[(i, 0) for i in range(1, 7)])          # 1-6 overlaps both by 4
+    r2 = ud((5, 0), (6, 0))                          # 5-6 overlaps b by 2
     # pairing r1 with a and r2 with b gives 4 + 2 = 6 (r1 with b would give 4 + 0)
     assert mention_overlap([a, b], [r1, r2]) == Counts(6, 8, 6, 8)
     assert mention_overlap([a], []) == Counts(0, 4, 0, 0)
@@ -225,3 +225,20 @@ def test_exact_corefud_matching_agrees_with_the_reference_path():
         for metric in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
             assert corefud.metrics[metric].counts == reference.metrics[metric].counts, \
                 (case["id"], metric)
+
+
+def test_conllu_key_scores_a_conll2012_response(tmp_path: Path):
+    """Positions count words through the document, so a CoNLL-U key and a CoNLL-2012 response
+    with other sentence breaks (GUM's export has none) line up word for word."""
+    key = CORPORA / "gum/dep/GUM_academic_art.conllu"
+    response = CORPORA / "gum/coref-gum-conll/GUM_academic_art.conll"
+    report = corefkit.score(key, response, key_format="corefud", response_format="conll2012")
+    assert report.options["semantics"] == "corefud-scorer-1.2"
+    for metric in ("muc", "bcub", "ceafe", "mor"):
+        assert report.metrics[metric].f1 == 1, metric
+    short = tmp_path / "short.conll"
+    text = response.read_text(encoding="utf-8")
+    assert "\n751\t.\t_\n" in text  # drop the last word
+    short.write_text(text.replace("\n751\t.\t_\n", "\n"), encoding="utf-8")
+    with pytest.raises(FormatError, match="words in the key but"):
+        corefkit.score(key, short, key_format="corefud", response_format="conll2012")

@@ -1,0 +1,63 @@
+"""The check registry: unique ids, one-line explanations, and every reader id described."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from corefkit.converters.registry import formats, get
+from corefkit.validation import all_checks, get_check
+from corefkit.validation.plugins import PLUGIN_MODULES, plugin_for
+from tests.conftest import ROOT
+
+PREFIX = {"conll2012": "conll", "corefud": "corefud", "lcc": "lcc", "mmax2": "mmax2",
+          "ua-exploded": "ua"}
+# ids built with f-strings in the readers, spelled out
+DYNAMIC = {
+    "corefud": {"corefud.repeated-entity", "corefud.repeated-splitante",
+                "corefud.repeated-bridge", "corefud.entity-type-mismatch",
+                "corefud.entity-identity-mismatch", "corefud.repeated-bridge-relation",
+                "corefud.bridge-relation-mismatch"},
+}
+
+
+def reader_ids(fmt: str) -> set[str]:
+    """Literal check ids in the reading part of a converter (before its writing section)."""
+    module = get(fmt).module.rsplit(".", 1)[1]
+    source = (ROOT / "corefkit" / "converters" / f"{module}.py").read_text()
+    cut = re.search(r"^# =+ writing", source, re.M)
+    reading = source[: cut.start()] if cut else source
+    return set(re.findall(rf"[\"']((?:{PREFIX[fmt]}|text|split|file)\.[a-z0-9-]+)[\"']", reading))
+
+
+def test_every_registered_format_has_a_plugin():
+    assert {spec.name for spec in formats()} <= set(PLUGIN_MODULES)
+
+
+@pytest.mark.parametrize("fmt", sorted(PREFIX))
+def test_every_reader_check_is_registered(fmt):
+    missing = sorted(i for i in reader_ids(fmt) | DYNAMIC.get(fmt, set()) if get_check(i) is None)
+    assert missing == []
+
+
+def test_checks_are_well_formed():
+    checks = all_checks()
+    assert len({c.id for c in checks}) == len(checks)
+    for check in checks:
+        assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*", check.id)
+        assert check.explanation and "\n" not in check.explanation
+        assert not check.explanation.endswith(".")
+        if check.format is not None:
+            assert check.id.split(".")[0] == PREFIX[check.format]
+            assert get(check.format).name == check.format
+
+
+@pytest.mark.parametrize("fmt", sorted(PLUGIN_MODULES))
+def test_plugin_maps_name_registered_checks(fmt):
+    plugin = plugin_for(fmt)
+    for model_id, format_id in {**plugin.covered, **plugin.renamed}.items():
+        assert get_check(model_id).format is None
+        assert get_check(format_id).format == fmt
+    for format_id in plugin.renamed.values():
+        assert get_check(format_id).origin == "validator"
