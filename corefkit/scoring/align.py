@@ -17,13 +17,17 @@ A repeated key extent keeps its first occurrence, also with a count.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from corefkit.model import IDENTITY, Document, Mention
 from corefkit.scoring.partition import Partition
 
 MatchKey = Hashable
+# Computes what a metric needs to know of a mention beyond its extent (its type, the
+# mention-type predicates it satisfies, ...); the scorer builds one from the metrics asked for.
+Labeler = Callable[[Document, Mention], Any]
 
 
 def match_key(mention: Mention) -> MatchKey:
@@ -44,13 +48,19 @@ class DocumentMentions:
     n_tokens: int
     file: str | None = None
     line: int | None = None
+    labels: list[list[Any]] | None = None  # parallel to clusters, when a labeler was given
 
 
-def document_mentions(doc: Document) -> DocumentMentions:
-    """The identity chains of a document (non-pseudo entities), in entity order."""
-    clusters = [[match_key(m) for m in doc.mentions_of(e, ordered=False)]
-                for e in doc.entities_in(IDENTITY)]
-    return DocumentMentions(doc.name, doc.pair_key(), clusters, doc.token_count, doc.file, doc.line)
+def document_mentions(doc: Document, labeler: Labeler | None = None) -> DocumentMentions:
+    """The identity chains of a document (non-pseudo entities), in entity order.
+
+    With ``labeler``, each mention's label is kept beside its match key.
+    """
+    chains = [doc.mentions_of(e, ordered=False) for e in doc.entities_in(IDENTITY)]
+    clusters = [[match_key(m) for m in chain] for chain in chains]
+    labels = [[labeler(doc, m) for m in chain] for chain in chains] if labeler else None
+    return DocumentMentions(doc.name, doc.pair_key(), clusters, doc.token_count, doc.file,
+                            doc.line, labels)
 
 
 @dataclass
@@ -64,29 +74,36 @@ class AlignedDocument:
     key_repeats: int = 0
     response_repeats: int = 0
     notes: list[str] = field(default_factory=list)
+    # index -> label of the key / response mention there (when the scorer asked for labels)
+    key_labels: dict[int, Any] = field(default_factory=dict)
+    response_labels: dict[int, Any] = field(default_factory=dict)
 
 
 def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> AlignedDocument:
     """Align by identical extents; ``response=None`` scores a document the response lacks."""
     index: dict[MatchKey, int] = {}
     key_clusters: list[list[int]] = []
+    key_labels: dict[int, Any] = {}
+    response_labels: dict[int, Any] = {}
     key_repeats = 0
-    for cluster in key.clusters:
+    for c, cluster in enumerate(key.clusters):
         members = []
-        for mk in cluster:
+        for n, mk in enumerate(cluster):
             if mk in index:
                 key_repeats += 1
                 continue
             index[mk] = len(index)
             members.append(index[mk])
+            if key.labels is not None:
+                key_labels[index[mk]] = key.labels[c][n]
         key_clusters.append(members)
     response_clusters: list[list[int]] = []
     response_repeats = 0
     if response is not None:
         seen: set[MatchKey] = set()
-        for cluster in response.clusters:
+        for c, cluster in enumerate(response.clusters):
             members = []
-            for mk in cluster:
+            for n, mk in enumerate(cluster):
                 if mk in seen:
                     response_repeats += 1
                     continue
@@ -95,6 +112,8 @@ def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> Ali
                 if i is None:
                     i = index[mk] = len(index)
                 members.append(i)
+                if response.labels is not None:
+                    response_labels[i] = response.labels[c][n]
             response_clusters.append(members)
     notes = []
     if key_repeats:
@@ -114,4 +133,6 @@ def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> Ali
         key_repeats,
         response_repeats,
         notes,
+        key_labels,
+        response_labels,
     )

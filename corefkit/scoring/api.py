@@ -20,6 +20,7 @@ from corefkit.scoring.metrics import (
     conll,
 )
 from corefkit.scoring.partition import contingency
+from corefkit.scoring.plugins import LABELLED_METRICS, combined_labeler
 from corefkit.scoring.report import DocumentResult, MetricResult, ScoreReport
 
 DOMINANT = "dominant"  # the type-aware family of corefkit.scoring.dominant
@@ -35,17 +36,24 @@ def parse_metrics(metrics: str | Sequence[str] | None) -> list[str]:
     names = [n for n in names if n]
     if "all" in names:  # "all" is the default list; "all,dominant" adds the typed family
         return list(DEFAULT_METRICS) + [DOMINANT] * (DOMINANT in names)
-    known = set(METRICS) | {"conll", DOMINANT, *COREFUD_METRICS}
+    labelled = load_labelled_metrics()
+    known = set(METRICS) | {"conll", DOMINANT, *COREFUD_METRICS, *labelled}
     unknown = [n for n in names if n not in known]
     if unknown:
         raise UsageError(
             f"unknown metric {', '.join(unknown)}; known metrics: {', '.join(DEFAULT_METRICS)}, "
-            f"{', '.join(COREFUD_METRICS)}, {DOMINANT}")
+            f"{', '.join([*COREFUD_METRICS, *sorted(labelled), DOMINANT])}")
     if not names:
         raise UsageError("no metric given")
-    # ``dominant`` scores typed links, not partitions: never part of the default list
+    # ``dominant`` scores typed links, not partitions: never part of the default list; nor are
+    # the metrics that need mention labels
     return ([m for m in DEFAULT_METRICS if m in names] + [m for m in COREFUD_METRICS if m in names]
-            + [DOMINANT] * (DOMINANT in names))
+            + [m for m in names if m in labelled] + [DOMINANT] * (DOMINANT in names))
+
+
+def load_labelled_metrics() -> dict[str, Any]:
+    """The registered metrics that read mention labels (their modules register on import)."""
+    return dict(LABELLED_METRICS)
 
 
 def _key_is_conllu(key: Any, format: str | None) -> tuple[bool, Any]:
@@ -115,6 +123,7 @@ def score(
     key_read_options: dict[str, Any] | None = None,
     response_read_options: dict[str, Any] | None = None,
     dominant_options: dict[str, Any] | None = None,
+    metric_options: dict[str, dict[str, Any]] | None = None,
     progress: Callable[[int], None] | None = None,
     match: str | None = None,
     zero_match: str | None = None,
@@ -174,6 +183,9 @@ def score(
     warnings: list[str] = []
 
     dominant = dominant_config(**(dominant_options or {})) if DOMINANT in names else None
+    labelled = [LABELLED_METRICS[m] for m in names if m in LABELLED_METRICS]
+    labelled_options = dict(metric_options or {})
+    labeler = combined_labeler(labelled, labelled_options)
 
     def reduced(source: Any, fmt: str | None,
                 side_options: dict[str, Any] | None) -> Iterable[tuple[DocumentMentions, Any]]:
@@ -182,7 +194,9 @@ def score(
             warnings.extend(str(r) for r in doc.repairs if not r.check.startswith("pass."))
             # the dominant family needs typed links and dominant mentions, not only chains
             links = dominant_annotations(doc, dominant.ranking) if dominant is not None else None
-            yield (corefud.reduce(doc) if corefud is not None else document_mentions(doc)), links
+            reduced_doc = (corefud.reduce(doc, labeler) if corefud is not None
+                           else document_mentions(doc, labeler))
+            yield reduced_doc, links
 
     responses: dict[tuple[tuple[str, str], int], tuple[DocumentMentions, Any]] = {}
     seen: dict[tuple[str, str], int] = {}
@@ -222,6 +236,9 @@ def score(
             doc_counts.update(extra)
         if dominant is not None:
             doc_counts[DOMINANT] = document_counts(key_links, answer_links, dominant)
+        for metric in labelled:
+            doc_counts[metric.name] = metric.compute(
+                aligned, table, {**metric.options, **labelled_options.get(metric.name, {})})
         for m, c in doc_counts.items():
             totals[m] = totals[m] + c if m in totals else c
         if per_document:

@@ -38,12 +38,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from corefkit.errors import FormatError
 from corefkit.model import IDENTITY, Document
-from corefkit.scoring.align import AlignedDocument
+from corefkit.scoring.align import AlignedDocument, Labeler
 from corefkit.scoring.metrics import BlancCounts, Counts, harmonic
 from corefkit.scoring.partition import Partition
 
@@ -64,6 +65,7 @@ class UDMention:
     zero: bool
     deps: tuple[tuple[Parent, str], ...] = ()
     sentence: int = 0
+    label: Any = field(default=None, compare=False, hash=False)  # see align.Labeler
 
     @property
     def order(self) -> tuple[Position, Position, int]:
@@ -167,7 +169,7 @@ def _deps(value: str | None, sentence: int) -> tuple[tuple[Parent, str], ...]:
 
 
 def ud_document(doc: Document, *, match: str = "exact", keep_zeros: bool = True,
-                remove_singletons: bool = False) -> UDDocument:
+                remove_singletons: bool = False, labeler: Labeler | None = None) -> UDDocument:
     """Reduce a document to its identity chains as :class:`UDMention` lists.
 
     As the scorer's reader: a mention without a head takes its first node (udapi's default);
@@ -192,7 +194,7 @@ def ud_document(doc: Document, *, match: str = "exact", keep_zeros: bool = True,
             sentence = head_token.sentence
             item = UDMention(words, pos[head], head_token.is_empty,
                              _deps(head_token.deps, sentence) if head_token.is_empty else (),
-                             sentence)
+                             sentence, labeler(doc, mention) if labeler else None)
             identity = (words, item.head) if head_mode else words
             if identity in seen:
                 continue
@@ -390,12 +392,15 @@ def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = 
     for i, c in enumerate(key_cluster):
         key_clusters[c].append(i)
     response_clusters: list[list[int]] = [[] for _ in (response.clusters if response else [])]
+    response_labels: dict[int, Any] = {}
     for j, c in enumerate(response_cluster):
         i = index_of_response.get(j)
         if i is None:
             i = next_index
             next_index += 1
         response_clusters[c].append(i)
+        if responses[j].label is not None:
+            response_labels[i] = responses[j].label
     notes = []
     if key_repeats:
         notes.append(f"{key.name}: {key_repeats} repeated key mentions ignored "
@@ -411,6 +416,8 @@ def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = 
         key_repeats,
         response_repeats,
         notes,
+        {i: m.label for i, m in enumerate(keys) if m.label is not None},
+        response_labels,
     )
     extra: dict[str, Counts] = {}
     if "mor" in metrics:
@@ -572,9 +579,9 @@ class CorefUDScoring:
         return {"match": self.match, "zero_match": self.zero_match, "keep_zeros": self.keep_zeros,
                 "remove_singletons": self.remove_singletons, "profile": self.profile}
 
-    def reduce(self, doc: Document) -> UDDocument:
+    def reduce(self, doc: Document, labeler: Labeler | None = None) -> UDDocument:
         return ud_document(doc, match=self.match, keep_zeros=self.keep_zeros,
-                           remove_singletons=self.remove_singletons)
+                           remove_singletons=self.remove_singletons, labeler=labeler)
 
     def align(self, key: UDDocument, response: UDDocument | None) -> CorefUDAlignment:
         if response is not None:

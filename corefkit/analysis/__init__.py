@@ -1,0 +1,1 @@
+"""Linguistic analysis of mentions: types, predicates and the rule tables behind them."""
