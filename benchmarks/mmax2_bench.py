@@ -104,11 +104,13 @@ def main() -> int:
             mentions += len(doc.mentions)
             words += len(doc.tokens)
 
-    def to_conll() -> None:
-        corefkit.write(corefkit.read(str(corpus)), str(out / "all.conll"))
+    runs = iter(range(1_000_000))
 
-    def to_mmax2() -> None:
-        corefkit.write(corefkit.read(str(corpus)), str(out / "mmax2"), "mmax2")
+    def to_conll() -> None:
+        corefkit.write(corefkit.read(str(corpus)), str(out / f"{next(runs)}.conll"))
+
+    def to_mmax2() -> None:  # a new folder each time: replacing the last one is not timed
+        corefkit.write(corefkit.read(str(corpus)), str(out / f"mmax2-{next(runs)}"), "mmax2")
 
     try:
         rows = []

@@ -54,6 +54,18 @@ def cli() -> None:
 
 
 # ---------------------------------------------------------------------------- score
+def _fraction_option(text: str | None) -> str | None:
+    if text is None:
+        return None
+    from fractions import Fraction
+
+    try:
+        Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"expected a number such as 1, 0.5 or 1/2, got {text!r}") from None
+    return text
+
+
 @cli.command()
 @click.argument("key")
 @click.argument("response")
@@ -74,9 +86,11 @@ def cli() -> None:
               help="Apply a normalization pass to both sides first (repeatable).")
 @click.option("--parse-gum-ids", is_flag=True,
               help="CoNLL-2012: split GUM-style ids (etype-GRP-identity) into attributes.")
-@click.option("--match", "match", default=None, type=click.Choice(["exact", "partial", "head"]),
-              help="CorefUD mention matching (CorefUD scorer 1.2): identical nodes, response "
-                   "inside the key and covering its head, or the same head. Default exact.")
+@click.option("--match", "match", default=None,
+              type=click.Choice(["exact", "partial", "head", "craft"]),
+              help="Mention matching (CorefUD / UA scorers): identical nodes, response inside "
+                   "the key and covering its head (CorefUD) or Min span (UA), the same head "
+                   "(CorefUD), or CRAFT 2019 matching (UA). Default exact.")
 @click.option("--zero-match", default=None, type=click.Choice(["linear", "dependent"]),
               help="CorefUD zero mentions: matched by position (linear, default) or by their "
                    "enhanced dependencies (dependent).")
@@ -86,6 +100,20 @@ def cli() -> None:
               help="Named scoring settings from corefkit/schemas/profiles.json, e.g. crac (head "
                    "match, singletons removed, zeros matched by dependencies); explicit options "
                    "override it.")
+@click.option("--semantics", default=None, type=click.Choice(["reference", "corefud", "ua"]),
+              help="Whose scoring rules to follow (default: from the key's format or the "
+                   "profile: CoNLL-U corefud, CoNLL-UA ua, others the reference scorer).")
+@click.option("--remove-split-antecedents", is_flag=True,
+              help="UA: score split-antecedent entities as ordinary entities.")
+@click.option("--only-split-antecedents", is_flag=True,
+              help="UA: report the split-antecedent alignment scores instead of the overall ones.")
+@click.option("--discourse-deixis", is_flag=True,
+              help="UA: score the discourse-deixis layer instead of identity.")
+@click.option("--lea-split-importance", default=None, metavar="BETA",
+              help="UA: LEA importance of entities with split antecedents (default 1).")
+@click.option("--explain", is_flag=True,
+              help="UA, JSON output: the split-antecedent alignments per document and metric, "
+                   "their deltas and each entity's contribution.")
 @click.option("--key-layer", default=None, metavar="LAYER",
               help="LCC: the key's coreference layer (default manualCoreferences@1, the gold).")
 @click.option("--response-layer", default=None, metavar="LAYER",
@@ -103,7 +131,9 @@ def score(key: str, response: str, metrics: str, output_format: str, per_documen
           parse_gum_ids: bool, key_layer: str | None, response_layer: str | None,
           dominant_k: str | None, dominant_scheme: str, dominant_ranking: str,
           match: str | None, zero_match: str | None, keep_zeros: bool | None,
-          profile: str | None, quiet: bool) -> None:
+          profile: str | None, semantics: str | None, remove_split_antecedents: bool,
+          only_split_antecedents: bool, discourse_deixis: bool,
+          lea_split_importance: str | None, explain: bool, quiet: bool) -> None:
     """Score RESPONSE against KEY (files, directories or '-').
 
     Documents are paired by name; key documents missing from the response count as
@@ -111,6 +141,9 @@ def score(key: str, response: str, metrics: str, output_format: str, per_documen
     RESPONSE may be the same LCC file or directory: --key-layer and --response-layer decide.
     CoNLL-U keys (and --match, --zero-match, --profile) are scored as the CorefUD scorer 1.2
     does, and then key and response must hold the same documents, sentences and words.
+    CoNLL-UA keys, the UA profiles (codi-crac22-ar, -br, -dd, codi-crac21, crac18, craft19)
+    and the split-antecedent options follow the Universal Anaphora scorer: split antecedents
+    scored (Paun et al. 2023), non-referring markables and bridging reported.
     """
     from corefkit.scoring.api import score as run
 
@@ -124,7 +157,12 @@ def score(key: str, response: str, metrics: str, output_format: str, per_documen
                      per_document=per_document, read_options=read_options,
                      key_read_options=key_options, response_read_options=response_options,
                      dominant_options=dominant, progress=progress, match=match,
-                     zero_match=zero_match, keep_zeros=keep_zeros, profile=profile)
+                     zero_match=zero_match, keep_zeros=keep_zeros, profile=profile,
+                     semantics=semantics, remove_split_antecedents=remove_split_antecedents,
+                     only_split_antecedents=only_split_antecedents,
+                     discourse_deixis=discourse_deixis,
+                     lea_split_importance=_fraction_option(lea_split_importance),
+                     explain=explain)
     _warn(report.warnings, quiet)
     if output_format == "json":
         import json

@@ -201,7 +201,8 @@ def _parse_map(data: Any, path: str) -> LevelMap:
         raise bad(f"'format' must be {MAP_FORMAT!r}, found {data.get('format')!r}")
     unknown = sorted(set(data) - _MAP_KEYS)
     if unknown:
-        raise bad(f"unknown key(s) {', '.join(unknown)}; known keys: {', '.join(sorted(_MAP_KEYS))}")
+        raise bad(f"unknown key(s) {', '.join(unknown)}; "
+                  f"known keys: {', '.join(sorted(_MAP_KEYS))}")
 
     def names(value: Any, where: str) -> tuple[str, ...]:
         if value is None:
@@ -1039,7 +1040,9 @@ class _ProjectReader:
             found = self.targets(mk, key_of[rule.attribute], value)
             if found is None:
                 return None
-            if not other_levels and any(t.level.role != "mention" for t in found):
+            if not other_levels and any(t.level.role != "mention"
+                                        and t.level.name.lower() not in self.segment_levels
+                                        for t in found):
                 # the model cannot hold a relation to a non-mention: keep the attribute as is
                 self.once("mmax2.pointer-to-other-level", rule.attribute,
                           f"{key_of[rule.attribute]} points to markables that are not mentions "
@@ -1179,6 +1182,8 @@ class _ProjectReader:
                                     if lv.name.lower() not in self.levels_by_name})
         self.kept_pointers: set[str] = set()
         self.not_in_scheme: dict[tuple[str, str, str], tuple[int, _Markable]] = {}
+        self.segment_levels = {r.segment_level.lower() for r in self.map.discourse_deixis
+                               if r.segment_level}
         level_rank = {lv.name: i for i, lv in enumerate(levels)}
         records: dict[_Markable, _Record] = {}
         for level in mention_levels:
@@ -1192,13 +1197,20 @@ class _ProjectReader:
                         f"level {level_name!r}: {attr}={value!r} is not a value of the scheme "
                         f"({count} markable(s), first {first.id}); kept",
                         first.level.shown, first.line)
-        # discourse-deixis segments on levels that are not mention levels become mentions
+        # Discourse-deixis segments on levels that are not mention levels become mentions:
+        # every markable of a level the map names as the segment level (so that a segment
+        # nothing points to, a one-mention DD entity, survives a round trip), and the
+        # markables that DD pointers name on other levels.
+        segments: set[_Markable] = set()
+        for level in levels:
+            if level.role == "opaque" and level.name.lower() in self.segment_levels:
+                segments.update(level.markables)
         for rec in list(records.values()):
-            for target in rec.dd:
-                if target not in records and target.level.role != "mention":
-                    segment = _Record(target)
-                    segment.kept = dict(target.attrs)
-                    records[target] = segment
+            segments.update(t for t in rec.dd if t.level.role != "mention")
+        for target in sorted(segments - records.keys(), key=lambda mk: (mk.level.name, mk.order)):
+            segment = self.interpret(target)
+            if segment is not None:
+                records[target] = segment
         self.report_spans(records)
 
         # identity and discourse-deixis chains: union-find over markables
@@ -1230,7 +1242,7 @@ class _ProjectReader:
                                 mk.level.shown, mk.line)
             for mk in referring[1:]:
                 union(referring[0], mk)
-        dd_marked: set[_Markable] = set()
+        dd_marked: set[_Markable] = segments & records.keys()
         for mk, rec in records.items():
             for kind, found in (("identity", rec.identity), ("discourse-deixis", rec.dd)):
                 for target in found:
@@ -1374,7 +1386,8 @@ class _ProjectReader:
 def loss_actions(**options: Any) -> dict[str, str]:
     """How this writer handles what it cannot hold (the default is ``dropped``)."""
     actions = {
-        "zeros": "dropped (empty nodes are not MMAX2 words)",
+        "zeros": "dropped (empty nodes are not MMAX2 words: zero mentions are left out, "
+                 "longer mentions lose their empty nodes)",
         "unlinked_mentions": "approximated (written without a set: read back as singletons)",
         "parts": "approximated (the part is appended to the project name)",
     }

@@ -26,6 +26,8 @@ from corefkit.scoring.report import DocumentResult, MetricResult, ScoreReport
 DOMINANT = "dominant"  # the type-aware family of corefkit.scoring.dominant
 # metrics on mentions, defined by the CorefUD scorer (corefkit.scoring.match)
 COREFUD_METRICS = ("mor", "zero")
+# metrics of the UA scorer's extra layers (corefkit.scoring.ua)
+UA_EXTRA_METRICS = ("non_referring", "bridging")
 
 
 def parse_metrics(metrics: str | Sequence[str] | None) -> list[str]:
@@ -37,17 +39,18 @@ def parse_metrics(metrics: str | Sequence[str] | None) -> list[str]:
     if "all" in names:  # "all" is the default list; "all,dominant" adds the typed family
         return list(DEFAULT_METRICS) + [DOMINANT] * (DOMINANT in names)
     labelled = load_labelled_metrics()
-    known = set(METRICS) | {"conll", DOMINANT, *COREFUD_METRICS, *labelled}
+    known = set(METRICS) | {"conll", DOMINANT, *COREFUD_METRICS, *UA_EXTRA_METRICS, *labelled}
     unknown = [n for n in names if n not in known]
     if unknown:
         raise UsageError(
             f"unknown metric {', '.join(unknown)}; known metrics: {', '.join(DEFAULT_METRICS)}, "
-            f"{', '.join([*COREFUD_METRICS, *sorted(labelled), DOMINANT])}")
+            f"{', '.join([*COREFUD_METRICS, *UA_EXTRA_METRICS, *sorted(labelled), DOMINANT])}")
     if not names:
         raise UsageError("no metric given")
     # ``dominant`` scores typed links, not partitions: never part of the default list; nor are
     # the metrics that need mention labels
     return ([m for m in DEFAULT_METRICS if m in names] + [m for m in COREFUD_METRICS if m in names]
+            + [m for m in UA_EXTRA_METRICS if m in names]
             + [m for m in names if m in labelled] + [DOMINANT] * (DOMINANT in names))
 
 
@@ -56,35 +59,74 @@ def load_labelled_metrics() -> dict[str, Any]:
     return dict(LABELLED_METRICS)
 
 
-def _key_is_conllu(key: Any, format: str | None) -> tuple[bool, Any]:
-    """Whether the key is CoNLL-U (scored with the CorefUD scorer's semantics by default),
-    and the key source to use (a peeked iterator is put back together)."""
+def _key_format(key: Any, format: str | None) -> tuple[str | None, Any]:
+    """The format of the key (``conll2012``, ``corefud``, ``ua-exploded``, ...) as far as it
+    can be told before reading, and the key source to use (a peeked iterator is put back)."""
     import itertools
 
+    def of_document(doc: Any) -> str | None:
+        attrs = getattr(doc, "attrs", {})
+        if attrs.get("conllu"):
+            return "corefud"
+        if "ua_columns" in attrs:
+            return "ua-exploded"
+        return None
+
     if isinstance(key, Document):
-        return bool(key.attrs.get("conllu")), key
+        return of_document(key), key
     if isinstance(key, (str, os.PathLike)) or (
             isinstance(key, (list, tuple)) and key and isinstance(key[0], (str, os.PathLike))):
+        from corefkit.converters.registry import expand_paths, get
+
         if format is not None:
-            from corefkit.converters.registry import get
-
-            return get(format).name == "corefud", key
-        from corefkit.converters.registry import expand_paths
-
+            return get(format).name, key
         first = key if isinstance(key, (str, os.PathLike)) else key[0]
         if os.fspath(first) == "-":
-            return False, key
+            return None, key
         try:
-            return expand_paths(first)[0][1] == "corefud", key
+            return expand_paths(first)[0][1], key
         except Exception:  # reading reports the problem properly
-            return False, key
+            return None, key
     if isinstance(key, (list, tuple)):
-        return bool(key) and isinstance(key[0], Document) and bool(key[0].attrs.get("conllu")), key
+        return (of_document(key[0]) if key else None), key
     items = iter(key)
     first = next(items, None)
     if first is None:
-        return False, []
-    return bool(getattr(first, "attrs", {}).get("conllu")), itertools.chain([first], items)
+        return None, []
+    return of_document(first), itertools.chain([first], items)
+
+
+SEMANTICS = ("reference", "corefud", "ua")
+
+
+def _choose_semantics(semantics: str | None, profile: str | None, key_format: str | None,
+                      match: str | None, zero_match: str | None, keep_zeros: bool | None,
+                      remove_split_antecedents: bool, only_split_antecedents: bool,
+                      discourse_deixis: bool, lea_split_importance: Any) -> str:
+    """Which scorer's semantics a run follows: explicit choice, else the profile's, else the
+    UA-only options, else the key's format (CoNLL-U: corefud, CoNLL-UA: ua, other: reference);
+    CorefUD-only options on a key of another format select corefud."""
+    if semantics is not None:
+        if semantics not in SEMANTICS:
+            raise UsageError(f"unknown scoring semantics {semantics!r}; expected one of "
+                             f"{', '.join(SEMANTICS)}")
+        return semantics
+    if profile is not None:
+        from corefkit.scoring.match import load_profiles
+
+        settings = load_profiles().get(profile)
+        if settings is None:
+            raise UsageError(f"unknown scoring profile {profile!r}; known profiles: "
+                             f"{', '.join(sorted(load_profiles()))}")
+        return settings.get("semantics", "corefud")
+    if (remove_split_antecedents or only_split_antecedents or discourse_deixis
+            or lea_split_importance is not None):
+        return "ua"
+    if key_format == "ua-exploded":
+        return "ua"
+    if key_format == "corefud" or any(v is not None for v in (match, zero_match, keep_zeros)):
+        return "corefud"
+    return "reference"
 
 
 def _source_name(source: Any) -> str:
@@ -129,6 +171,12 @@ def score(
     zero_match: str | None = None,
     keep_zeros: bool | None = None,
     profile: str | None = None,
+    semantics: str | None = None,
+    remove_split_antecedents: bool = False,
+    only_split_antecedents: bool = False,
+    discourse_deixis: bool = False,
+    lea_split_importance: Any = None,
+    explain: bool = False,
 ) -> ScoreReport:
     """Score ``response`` against ``key``.
 
@@ -151,27 +199,63 @@ def score(
     and ``zero``; and key and response must hold the same documents, sentences and words.
     ``profile`` names settings in ``corefkit/schemas/profiles.json`` (``crac``); explicit
     values win over it. Other keys get the reference scorer's semantics.
+
+    CoNLL-UA (exploded) keys, UA profiles (``codi-crac22-ar``, ...) and the split-antecedent
+    and discourse-deixis options select the Universal Anaphora scorer's semantics
+    (:mod:`corefkit.scoring.ua`): split antecedents scored by the generalized metrics of
+    Paun et al. (2023) unless ``remove_split_antecedents``; ``only_split_antecedents``
+    reports the split-antecedent alignment scores as the metrics; ``discourse_deixis``
+    scores the DD layer; ``lea_split_importance`` is LEA's β; the metrics ``non_referring``
+    and ``bridging``; ``explain`` records the set alignments and per-entity contributions in
+    ``report.explanations``. ``semantics`` (``reference``, ``corefud``, ``ua``) chooses
+    explicitly.
     """
     from corefkit import __version__
     from corefkit.passes import apply_passes
 
+    if profile is not None and (metrics is None or
+                                (isinstance(metrics, str) and metrics.strip().lower() == "all")):
+        from corefkit.scoring.match import load_profiles
+
+        metrics = load_profiles().get(profile, {}).get("metrics", metrics)
     names = parse_metrics(metrics)
-    conllu_key, key = _key_is_conllu(key, key_format or format)
-    corefud = None
-    if conllu_key or any(v is not None for v in (match, zero_match, keep_zeros, profile)):
+    key_format_name, key = _key_format(key, key_format or format)
+    chosen = _choose_semantics(semantics, profile, key_format_name, match, zero_match, keep_zeros,
+                               remove_split_antecedents, only_split_antecedents, discourse_deixis,
+                               lea_split_importance)
+    corefud: Any = None  # the semantics object of a CorefUD or UA run (None: reference)
+    default_list = metrics is None or (isinstance(metrics, str) and metrics.strip().lower() == "all")
+    if chosen == "corefud":
         from corefkit.scoring.match import CorefUDScoring
 
-        if metrics is None or (isinstance(metrics, str) and metrics.strip().lower() == "all"):
+        if default_list:
             names = names[:len(DEFAULT_METRICS)] + list(COREFUD_METRICS) + names[len(DEFAULT_METRICS):]
         corefud = CorefUDScoring.resolve(
             match=match, zero_match=zero_match, keep_zeros=keep_zeros,
             remove_singletons=remove_singletons, profile=profile,
             metrics=[m for m in COREFUD_METRICS if m in names])
         remove_singletons = corefud.remove_singletons
-    elif any(m in names for m in COREFUD_METRICS):
+    elif chosen == "ua":
+        from corefkit.scoring.ua import UA_METRICS, UAScoring
+
+        if default_list:
+            names = names[:len(DEFAULT_METRICS)] + list(UA_METRICS) + names[len(DEFAULT_METRICS):]
+        if zero_match not in (None, "linear"):
+            raise UsageError("UA scoring matches zeros by position only (--zero-match linear)")
+        corefud = UAScoring.resolve(
+            match=match, keep_zeros=keep_zeros, remove_singletons=remove_singletons,
+            remove_split_antecedents=remove_split_antecedents,
+            only_split_antecedents=only_split_antecedents, discourse_deixis=discourse_deixis,
+            lea_split_importance=lea_split_importance, profile=profile,
+            metrics=[m for m in UA_METRICS if m in names], explain=explain)
+        remove_singletons = corefud.remove_singletons and not corefud.keep_splits
+    if chosen != "corefud" and any(m in names for m in COREFUD_METRICS):
         raise UsageError("the metrics mor and zero are defined for CorefUD scoring: give a CoNLL-U "
                          "key or --match")
-    else:
+    if chosen != "ua" and any(m in names for m in ("non_referring", "bridging")):
+        raise UsageError("the metrics non_referring and bridging are defined for UA scoring: give "
+                         "a CoNLL-UA key, a UA profile or --semantics ua")
+    if chosen == "reference":
         remove_singletons = bool(remove_singletons)
     # mention identification is always counted: every report (and the reference scorer's
     # text) states it
@@ -180,7 +264,7 @@ def score(
     all_passes = list(passes) + (["remove-singletons"] if remove_singletons and corefud is None
                                  else [])
     read_options = read_options or {}
-    warnings: list[str] = []
+    warnings: list[str] = list(getattr(corefud, "warnings", lambda: [])())
 
     dominant = dominant_config(**(dominant_options or {})) if DOMINANT in names else None
     labelled = [LABELLED_METRICS[m] for m in names if m in LABELLED_METRICS]
@@ -230,10 +314,11 @@ def score(
         response_repeats += aligned.response_repeats
         key_repeats += aligned.key_repeats
         table = contingency(aligned.key, aligned.response)
-        doc_counts = {m: METRICS[m](aligned.key, aligned.response, table) for m in needed}
+        doc_counts = {m: METRICS[m](aligned.key, aligned.response, table)
+                      for m in needed if m not in extra}
+        doc_counts.update({m: c for m, c in extra.items() if m in needed or m in names})
         if corefud is not None:
             doc_counts = corefud.counts(doc_counts)
-            doc_counts.update(extra)
         if dominant is not None:
             doc_counts[DOMINANT] = document_counts(key_links, answer_links, dominant)
         for metric in labelled:
@@ -253,8 +338,13 @@ def score(
         warnings.append(f"document {dm.name} is only in the response; ignored")
     if count == 0:
         raise UsageError(f"the key {_source_name(key)} holds no document")
-    for m in needed + ([m for m in COREFUD_METRICS if m in names] if corefud else []):
-        totals.setdefault(m, BlancCounts() if m == "blanc" else Counts())
+    for m in needed + [m for m in (*COREFUD_METRICS, *UA_EXTRA_METRICS) if m in names]:
+        if m == "bridging":
+            from corefkit.scoring.ua import BridgingCounts
+
+            totals.setdefault(m, BridgingCounts())
+        else:
+            totals.setdefault(m, BlancCounts() if m == "blanc" else Counts())
     if corefud is not None:
         totals = corefud.counts(totals)
     if dominant is not None:
@@ -268,7 +358,9 @@ def score(
         "remove_singletons": remove_singletons,
         "passes": list(passes),
     }
-    if corefud is not None:
+    if chosen == "ua":
+        options.update(corefud.options(), semantics="ua-scorer")
+    elif corefud is not None:
         options.update(corefud.options(), semantics="corefud-scorer-1.2")
     else:
         options["semantics"] = "reference-scorer-8.01"
@@ -287,6 +379,7 @@ def score(
         repeated_response_mentions=response_repeats,
         repeated_key_mentions=key_repeats,
         version=__version__,
+        explanations=getattr(corefud, "explanations", None),
     )
 
 

@@ -48,7 +48,7 @@ from corefkit.scoring.align import AlignedDocument, Labeler
 from corefkit.scoring.metrics import BlancCounts, Counts, harmonic
 from corefkit.scoring.partition import Partition
 
-MATCHES = ("exact", "partial", "head")
+MATCHES = ("exact", "partial", "head", "craft")
 ZERO_MATCHES = ("linear", "dependent")
 
 Position = tuple[int, int]  # (word number in the document, empty node K; 0 for words)
@@ -66,6 +66,11 @@ class UDMention:
     deps: tuple[tuple[Parent, str], ...] = ()
     sentence: int = 0
     label: Any = field(default=None, compare=False, hash=False)  # see align.Labeler
+    # The nodes a partial match must contain; None means {head} (CorefUD). UA markables use
+    # their Min span, and a markable without Min cannot be matched partially (empty set).
+    core: frozenset[Position] | None = field(default=None, compare=False, hash=False)
+    # Contiguous runs of the mention (first, last); CRAFT matching looks at them.
+    parts: tuple[tuple[Position, Position], ...] = field(default=(), compare=False, hash=False)
 
     @property
     def order(self) -> tuple[Position, Position, int]:
@@ -89,10 +94,16 @@ class UDDocument:
 
 @dataclass
 class CorefUDAlignment:
-    """An aligned document plus the counts of the metrics defined on mentions (mor, zero)."""
+    """An aligned document plus the counts of the metrics defined on mentions (mor, zero).
+
+    ``key_index`` / ``response_index`` give the shared index of every mention by its
+    identity (for scorers that relate other annotation, e.g. split antecedents, to it).
+    """
 
     aligned: AlignedDocument
     extra: dict[str, Counts] = field(default_factory=dict)
+    key_index: dict[Any, int] = field(default_factory=dict)
+    response_index: dict[Any, int] = field(default_factory=dict)
 
 
 class CorefUDBlancCounts(BlancCounts):
@@ -291,8 +302,21 @@ def zero_dependency_score(key: UDMention, response: UDMention) -> float:
 def _partial_score(key: UDMention, response: UDMention) -> float:
     k = set(key.words)
     r = set(response.words)
-    if key.head in r and r <= k:
+    core = key.core if key.core is not None else {key.head}
+    if core and core <= r and r <= k:
         return len(k & r) * 1.0 / len(k)
+    return 0.0
+
+
+def _craft_score(key: UDMention, response: UDMention) -> float:
+    """CRAFT 2019 partial matching (Baumgartner et al. 2019), as the UA scorer defines it: a
+    response part lying within the key's first part makes a match, ranked by |K ∩ R| / |K|."""
+    if not key.parts:
+        return 0.0
+    first, last = key.parts[0]
+    for start, end in response.parts or ((response.words[0], response.words[-1]),):
+        if start >= first and end <= last:
+            return len(set(key.words) & set(response.words)) * 1.0 / len(key.words)
     return 0.0
 
 
@@ -381,7 +405,7 @@ def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = 
         taken = set(partner.values())
         key_left = [i for i in range(len(keys)) if i not in twin and i not in partner]
         response_left = [j for j in range(len(responses)) if j not in twinned and j not in taken]
-        score = _head_score if head_mode else _partial_score
+        score = {"head": _head_score, "craft": _craft_score}.get(match, _partial_score)
         for a, b in _assign([keys[i] for i in key_left], [responses[j] for j in response_left],
                             score):
             partner[key_left[a]] = response_left[b]
@@ -393,12 +417,14 @@ def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = 
         key_clusters[c].append(i)
     response_clusters: list[list[int]] = [[] for _ in (response.clusters if response else [])]
     response_labels: dict[int, Any] = {}
+    response_index: dict[Any, int] = {}
     for j, c in enumerate(response_cluster):
         i = index_of_response.get(j)
         if i is None:
             i = next_index
             next_index += 1
         response_clusters[c].append(i)
+        response_index[identity(responses[j])] = i
         if responses[j].label is not None:
             response_labels[i] = responses[j].label
     notes = []
@@ -425,7 +451,8 @@ def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = 
     if "zero" in metrics:
         extra["zero"] = zero_anaphors(keys, key_cluster, responses, response_cluster, twin,
                                       partner, identity)
-    return CorefUDAlignment(aligned, extra)
+    return CorefUDAlignment(aligned, extra, {identity(m): i for i, m in enumerate(keys)},
+                            response_index)
 
 
 # ============================================================================ metrics on mentions

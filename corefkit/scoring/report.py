@@ -120,6 +120,7 @@ class ScoreReport:
     repeated_key_mentions: int = 0
     version: str = ""
     identification: Counts = field(default_factory=Counts)  # mention identification
+    explanations: list[dict[str, Any]] | None = None  # UA scoring with explain=True
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
@@ -140,6 +141,8 @@ class ScoreReport:
                 {"document": d.name, "metrics": {n: m.to_json() for n, m in d.metrics.items()}}
                 for d in self.per_document
             ]
+        if self.explanations is not None:
+            out["explain"] = self.explanations
         return out
 
     # ------------------------------------------------------------------ table

@@ -31,11 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
 from corefkit.scoring import metrics as standard
-from corefkit.scoring.metrics import BlancCounts, Counts, harmonic
+from corefkit.scoring.metrics import BlancCounts, Counts
 from corefkit.scoring.partition import Partition, contingency
 
 
@@ -111,20 +112,26 @@ class SetAlignment:
     pairs: list[tuple[int, int, Counts]] = field(default_factory=list)  # all Kuhn–Munkres pairs
     split_counts: Counts = field(default_factory=Counts)  # for --only-split-antecedents
 
+    def _delta(self, i: int, j: int, value: Fraction) -> Fraction:
+        # Identical sets match perfectly even where the metric has nothing to measure between
+        # their members (BLANC's coreference links of one-mention members: 0/0); the UA
+        # scorer gives them full credit too, by the equality of the two sets.
+        return Fraction(1) if self.key_items[i] == self.response_items[j] else value
+
     def recall_map(self) -> dict[SplitItem, tuple[SplitItem, Fraction]]:
         """key set → (response set, δ = member recall), for pairs with δ > 0."""
-        return {self.key_items[i]: (self.response_items[j], c.recall)
-                for i, j, c in self.pairs if c.recall > 0}
+        found = ((i, j, self._delta(i, j, c.recall)) for i, j, c in self.pairs)
+        return {self.key_items[i]: (self.response_items[j], d) for i, j, d in found if d > 0}
 
     def precision_map(self) -> dict[SplitItem, tuple[SplitItem, Fraction]]:
         """response set → (key set, δ = member precision), for pairs with δ > 0."""
-        return {self.response_items[j]: (self.key_items[i], c.precision)
-                for i, j, c in self.pairs if c.precision > 0}
+        found = ((i, j, self._delta(i, j, c.precision)) for i, j, c in self.pairs)
+        return {self.response_items[j]: (self.key_items[i], d) for i, j, d in found if d > 0}
 
     def f1_map(self) -> dict[SplitItem, tuple[SplitItem, Fraction]]:
         """key set → (response set, δ = member F1), for pairs with δ > 0."""
-        return {self.key_items[i]: (self.response_items[j], c.f1)
-                for i, j, c in self.pairs if c.f1 > 0}
+        found = ((i, j, self._delta(i, j, c.f1)) for i, j, c in self.pairs)
+        return {self.key_items[i]: (self.response_items[j], d) for i, j, d in found if d > 0}
 
 
 def split_items(clusters: Clusters) -> list[SplitItem]:
@@ -153,7 +160,8 @@ def align_sets(metric: str, key: Clusters, response: Clusters) -> SetAlignment:
         from scipy.optimize import linear_sum_assignment
 
         counts = [[compare(k, r) for r in response_parts] for k in key_parts]
-        f1 = np.array([[float(c.f1) for c in row] for row in counts])
+        f1 = np.array([[1.0 if key_items[i] == response_items[j] else float(c.f1)
+                        for j, c in enumerate(row)] for i, row in enumerate(counts)])
         rows, cols = linear_sum_assignment(f1, maximize=True)
         for i, j in zip(rows.tolist(), cols.tolist()):
             c = counts[i][j]
@@ -191,50 +199,105 @@ def _weighted_places(cluster: list[Item], other: Located,
 
 
 # ---------------------------------------------------------------------------- metrics
+def _bcub_side(clusters: Clusters, other: Clusters, aligned) -> list[tuple[Fraction, int]]:
+    """(numerator, denominator) of each cluster: Σ_j w_j² / |c| over |c| (B³ per entity)."""
+    located = _locate(other)
+    found = []
+    for cluster in clusters:
+        weights: dict[int, Fraction] = {}
+        for place, credit in _weighted_places(cluster, located, aligned):
+            weights[place] = weights.get(place, 0) + credit
+        found.append((sum((w * w for w in weights.values()), Fraction(0)) / len(cluster),
+                      len(cluster)))
+    return found
+
+
+def _muc_side(clusters: Clusters, other: Clusters, aligned) -> list[tuple[Fraction, int]]:
+    """(links found, links) of each cluster; a set is one more part of its entity."""
+    located = _locate(other)
+    found = []
+    for cluster in clusters:
+        mentions = [item for item in cluster if not isinstance(item, SplitItem)]
+        sets = [item for item in cluster if isinstance(item, SplitItem)]
+        linked = {located[m] for m in mentions if m in located}
+        missing = sum(1 for m in mentions if m not in located)
+        found_here = Fraction(len(cluster) - missing - len(linked))
+        for item in sets:
+            if item in aligned and located[aligned[item][0]] in linked:
+                found_here -= 1 - aligned[item][1]
+            else:
+                found_here -= 1
+        found.append((found_here, len(cluster) - 1))
+    return found
+
+
+def _lea_side(clusters: Clusters, other: Clusters, aligned,
+              split_importance: Fraction | int) -> list[tuple[Fraction, Fraction]]:
+    """(importance · |E| · resolution, importance · |E|) of each entity (LEA)."""
+    located = _locate(other)
+    sizes = [len(c) for c in other]
+    found = []
+    for cluster in clusters:
+        has_set = any(isinstance(item, SplitItem) and item in aligned for item in cluster)
+        importance = Fraction(split_importance) if has_set else Fraction(1)
+        if len(cluster) == 1:
+            item = cluster[0]
+            resolved: Fraction | int = 1 if item in located and sizes[located[item]] == 1 else 0
+        else:
+            places = _weighted_places(cluster, located, aligned)
+            common = sum((a[1] * b[1] for a, b in combinations(places, 2) if a[0] == b[0]),
+                         Fraction(0))
+            resolved = common / (len(cluster) * (len(cluster) - 1) // 2)
+        found.append((importance * len(cluster) * resolved, importance * len(cluster)))
+    return found
+
+
+def _summed(recall: list, precision: list) -> Counts:
+    return Counts(sum((n for n, _ in recall), Fraction(0)), sum((d for _, d in recall), 0),
+                  sum((n for n, _ in precision), Fraction(0)), sum((d for _, d in precision), 0))
+
+
 def bcub(key: Clusters, response: Clusters, alignment: SetAlignment) -> Counts:
     """B³ with sets credited by δ (recall: member recall, precision: member precision)."""
-
-    def side(clusters: Clusters, other: Clusters, aligned) -> tuple[Fraction, int]:
-        located = _locate(other)
-        num = Fraction(0)
-        for cluster in clusters:
-            weights: dict[int, Fraction] = {}
-            for place, credit in _weighted_places(cluster, located, aligned):
-                weights[place] = weights.get(place, 0) + credit
-            num += sum((w * w for w in weights.values()), Fraction(0)) / len(cluster)
-        return num, sum(len(c) for c in clusters)
-
-    rn, rd = side(key, response, alignment.recall_map())
-    pn, pd = side(response, key, alignment.precision_map())
-    return Counts(rn, rd, pn, pd)
+    return _summed(_bcub_side(key, response, alignment.recall_map()),
+                   _bcub_side(response, key, alignment.precision_map()))
 
 
 def muc(key: Clusters, response: Clusters, alignment: SetAlignment) -> Counts:
     """MUC: a set is one more part of its entity; an aligned one found in the same response
     entity as other mentions of it costs only the missing part 1 − δ (Paun et al. 2023 §5)."""
+    return _summed(_muc_side(key, response, alignment.recall_map()),
+                   _muc_side(response, key, alignment.precision_map()))
 
-    def side(clusters: Clusters, other: Clusters, aligned) -> tuple[Fraction, int]:
-        located = _locate(other)
-        found = Fraction(0)
-        links = 0
-        for cluster in clusters:
-            links += len(cluster) - 1
-            mentions = [item for item in cluster if not isinstance(item, SplitItem)]
-            sets = [item for item in cluster if isinstance(item, SplitItem)]
-            linked = {located[m] for m in mentions if m in located}
-            missing = sum(1 for m in mentions if m not in located)
-            found_here = Fraction(len(cluster) - missing - len(linked))
-            for item in sets:
-                if item in aligned and located[aligned[item][0]] in linked:
-                    found_here -= 1 - aligned[item][1]
-                else:
-                    found_here -= 1
-            found += found_here
-        return found, links
 
-    rn, rd = side(key, response, alignment.recall_map())
-    pn, pd = side(response, key, alignment.precision_map())
-    return Counts(rn, rd, pn, pd)
+def lea(key: Clusters, response: Clusters, alignment: SetAlignment,
+        split_importance: Fraction | int = 1) -> Counts:
+    """LEA: a link's credit is the product of its ends' δ; an entity with an aligned set has
+    importance β · |E| instead of |E| (the split-antecedent importance)."""
+    return _summed(_lea_side(key, response, alignment.recall_map(), split_importance),
+                   _lea_side(response, key, alignment.precision_map(), split_importance))
+
+
+def _contributions(side: Callable[..., list[tuple[Any, Any]]]) -> Callable[..., dict[str, Any]]:
+    """Per-entity numerators and denominators of a metric, for ``--explain``."""
+
+    def explain(key: Clusters, response: Clusters, alignment: SetAlignment) -> dict[str, Any]:
+        def rows(clusters: Clusters, found: list[tuple[Any, Any]]) -> list[dict[str, Any]]:
+            return [{"mentions": sorted(i for i in c if not isinstance(i, SplitItem)),
+                     "set": any(isinstance(i, SplitItem) for i in c),
+                     "numerator": str(n), "denominator": str(d)} for c, (n, d) in zip(clusters, found)]
+
+        return {"recall": rows(key, side(key, response, alignment.recall_map())),
+                "precision": rows(response, side(response, key, alignment.precision_map()))}
+
+    return explain
+
+
+CONTRIBUTIONS: dict[str, Callable[..., dict[str, Any]]] = {
+    "bcub": _contributions(_bcub_side),
+    "muc": _contributions(_muc_side),
+    "lea": _contributions(lambda c, o, a: _lea_side(c, o, a, 1)),
+}
 
 
 def _ceaf(key: Clusters, response: Clusters, alignment: SetAlignment, entity_based: bool) -> Fraction:
@@ -271,36 +334,6 @@ def ceafe(key: Clusters, response: Clusters, alignment: SetAlignment) -> Counts:
     return Counts(similarity, len(key), similarity, len(response))
 
 
-def lea(key: Clusters, response: Clusters, alignment: SetAlignment,
-        split_importance: Fraction | int = 1) -> Counts:
-    """LEA: a link's credit is the product of its ends' δ; an entity with an aligned set has
-    importance β · |E| instead of |E| (the split-antecedent importance)."""
-
-    def side(clusters: Clusters, other: Clusters, aligned) -> tuple[Fraction, Fraction]:
-        located = _locate(other)
-        sizes = [len(c) for c in other]
-        num = Fraction(0)
-        den = Fraction(0)
-        for cluster in clusters:
-            has_set = any(isinstance(item, SplitItem) and item in aligned for item in cluster)
-            importance = Fraction(split_importance) if has_set else Fraction(1)
-            if len(cluster) == 1:
-                item = cluster[0]
-                resolved = 1 if item in located and sizes[located[item]] == 1 else 0
-            else:
-                places = _weighted_places(cluster, located, aligned)
-                common = sum((a[1] * b[1] for a, b in combinations(places, 2) if a[0] == b[0]),
-                             Fraction(0))
-                resolved = common / (len(cluster) * (len(cluster) - 1) // 2)
-            num += importance * len(cluster) * resolved
-            den += importance * len(cluster)
-        return num, den
-
-    rn, rd = side(key, response, alignment.recall_map())
-    pn, pd = side(response, key, alignment.precision_map())
-    return Counts(rn, rd, pn, pd)
-
-
 def blanc(key: Clusters, response: Clusters, coref: SetAlignment,
           noncoref: SetAlignment) -> BlancCounts:
     """BLANC: a link's credit is the product of its ends' δ = F1 (each part aligned on its own
@@ -327,23 +360,3 @@ def blanc(key: Clusters, response: Clusters, coref: SetAlignment,
         Counts(noncoref_num, mk * (mk - 1) // 2 - key_coref, noncoref_num,
                mr * (mr - 1) // 2 - response_coref),
     )
-
-
-def blanc_ua(counts: BlancCounts) -> tuple[Fraction, Fraction, Fraction]:
-    """(R, P, F) of BLANC by the Universal Anaphora scorers' rule for absent link types.
-
-    A part is left out only when key and response both have no link of that type; otherwise
-    the two parts are averaged (the reference scorer looks at the key alone; see
-    DISAGREEMENTS.md item 2).
-    """
-    parts = [c for c in (counts.coref, counts.noncoref)
-             if not (c.recall_den == 0 and c.precision_den == 0)]
-    if not parts:
-        return Fraction(0), Fraction(0), Fraction(0)
-    return (sum((c.recall for c in parts), Fraction(0)) / len(parts),
-            sum((c.precision for c in parts), Fraction(0)) / len(parts),
-            sum((c.f1 for c in parts), Fraction(0)) / len(parts))
-
-
-def f1_of(counts: Counts) -> Fraction:
-    return harmonic(counts.precision, counts.recall)

@@ -11,13 +11,31 @@
 Every format plugs in the same way (see :mod:`corefkit.validation.plugins`): its reader's
 repairs and rejections become findings under their check ids, the model checks run on every
 document, and a format module adds the checks of its own.
+
+The names below are imported on first use, so that the command line (which registers the
+``validate`` command from :mod:`corefkit.validation.command`) starts without loading the
+readers.
 """
 
-from corefkit.validation.checks import ERROR, WARNING, Check, Finding, all_checks, get_check
-from corefkit.validation.engine import ValidationResult, validate
-from corefkit.validation.pair import validate_pair
+from __future__ import annotations
 
-__all__ = [
-    "ERROR", "WARNING", "Check", "Finding", "ValidationResult", "all_checks", "get_check",
-    "validate", "validate_pair",
-]
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "ERROR": "checks", "WARNING": "checks", "Check": "checks", "Finding": "checks",
+    "all_checks": "checks", "get_check": "checks",
+    "ValidationResult": "engine", "validate": "engine",
+    "validate_pair": "pair",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'corefkit.validation' has no attribute {name!r}")
+    value = getattr(import_module(f"corefkit.validation.{module}"), name)
+    globals()[name] = value
+    return value

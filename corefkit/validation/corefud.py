@@ -188,9 +188,9 @@ def _split_statements(doc: Document) -> Iterator[Incident]:
                     return ", ".join(entity_name(e) for e in sorted(members, key=lambda e: e.id))
                 yield mention_incident(
                     doc, mention, SPLIT_MISMATCH,
-                    f"SplitAnte of set {entity_name(set_entity)} here lists "
-                    f"{names(by_mention[mention])}, at {mention_text(doc, ordered[0])} "
-                    f"{names(first)}")
+                    f"SplitAnte of set {entity_name(set_entity)} lists "
+                    f"{names(by_mention[mention])} here but {names(first)} at "
+                    f"{mention_text(doc, ordered[0])}")
                 break
 
 

@@ -117,7 +117,8 @@ class Run:
             return False
         return self.include is None or check.id in self.include
 
-    def _emit(self, findings: list[Finding]) -> Iterator[Finding]:
+    def emit(self, findings: list[Finding]) -> Iterator[Finding]:
+        """Record and yield findings until the error limit is reached."""
         for finding in findings:
             if self.stopped:
                 return
@@ -128,9 +129,14 @@ class Run:
                 if self.max_errors is not None and self._errors >= self.max_errors:
                     self.result.stopped = True
 
-    def _finding(self, incident: Incident, plugin: FormatPlugin, doc: Document | None,
-                 file: str, *, rejected: bool = False, origin_reader: bool = False
-                 ) -> Finding | None:
+    def make_finding(self, incident: Incident, plugin: FormatPlugin, doc: Document | None,
+                     file: str, *, rejected: bool = False, origin_reader: bool = False
+                     ) -> Finding | None:
+        """The finding of an incident, or None when the filters leave its check out.
+
+        ``rejected``: the reader stopped here (always reported, always an error);
+        ``origin_reader``: the id is the reader's own, never renamed by the plugin.
+        """
         check_id = plugin.renamed.get(incident.check, incident.check) if not origin_reader \
             else incident.check
         check = get_check(check_id) or unregistered(check_id, rejected=rejected)
@@ -199,7 +205,7 @@ class Run:
                     return
                 self.result.files += 1
                 if problem is not None:
-                    yield from self._emit([problem])
+                    yield from self.emit([problem])
                     continue
                 assert fmt is not None
                 yield from self.file(file, fmt, observer)
@@ -222,19 +228,19 @@ class Run:
                 self.result.documents += 1
                 if observer is not None:
                     observer(doc, plugin, shown)
-                yield from self._emit(self._document_findings(doc, plugin, checks, shown))
+                yield from self.emit(self._document_findings(doc, plugin, checks, shown))
                 if self.stopped:
                     return
         except FormatError as exc:
-            yield from self._emit([self._rejection(exc, plugin, shown)])
+            yield from self.emit([self._rejection(exc, plugin, shown)])
             count = -1
         except UsageError:
             raise
         except CorefkitError as exc:
-            yield from self._emit([self._file_finding(UNREADABLE, shown, str(exc))])
+            yield from self.emit([self._file_finding(UNREADABLE, shown, str(exc))])
             count = -1
         except OSError as exc:  # the disk, not the data: still a finding, never a traceback
-            yield from self._emit([self._file_finding(
+            yield from self.emit([self._file_finding(
                 UNREADABLE, shown, f"cannot read the file ({exc.strerror or exc})")])
             count = -1
         finally:
@@ -246,15 +252,15 @@ class Run:
         late: list[Finding] = []
         for check in checks:
             for incident in check.finish():
-                found = self._finding(incident, plugin, None, shown)
+                found = self.make_finding(incident, plugin, None, shown)
                 if found is not None:
                     late.append(found)
         if count == 0:
-            found = self._finding(Incident(NO_DOCUMENTS, "the file holds no document"),
+            found = self.make_finding(Incident(NO_DOCUMENTS, "the file holds no document"),
                                   plugin, None, shown)
             if found is not None:
                 late.append(found)
-        yield from self._emit(late)
+        yield from self.emit(late)
 
     def documents(self, documents: Iterable[Document], name: str = "<documents>",
                   observer: Observer | None = None) -> Iterator[Finding]:
@@ -270,7 +276,7 @@ class Run:
             self.result.documents += 1
             if observer is not None:
                 observer(doc, plugin, doc.file or name)
-            yield from self._emit(self._document_findings(doc, plugin, checks, doc.file or name))
+            yield from self.emit(self._document_findings(doc, plugin, checks, doc.file or name))
             if self.stopped:
                 return
 
@@ -283,12 +289,12 @@ class Run:
             if incident.line is None and incident.file in (None, doc.file):
                 # a repair of the whole document (e.g. a missing end): point at its start
                 incident = incident._replace(line=doc.line)
-            finding = self._finding(incident, plugin, doc, file, origin_reader=True)
+            finding = self.make_finding(incident, plugin, doc, file, origin_reader=True)
             if finding is not None:
                 found.append(finding)
         for check in checks:
             for incident in check.document(doc):
-                finding = self._finding(incident, plugin, doc, file)
+                finding = self.make_finding(incident, plugin, doc, file)
                 if finding is not None:
                     found.append(finding)
         found.sort(key=lambda f: (f.file != file, f.file or "",
@@ -298,7 +304,7 @@ class Run:
     def _rejection(self, exc: FormatError, plugin: FormatPlugin, file: str) -> Finding:
         incident = Incident(exc.check or UNREADABLE, exc.message + STOPPED, exc.line,
                             None, exc.file or file)
-        finding = self._finding(incident, plugin, None, file, rejected=True, origin_reader=True)
+        finding = self.make_finding(incident, plugin, None, file, rejected=True, origin_reader=True)
         assert finding is not None
         return finding
 

@@ -9,12 +9,12 @@ compared: zeros are annotation, not text).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from corefkit.model import Document
-from corefkit.validation.checks import ERROR, WARNING, Check, register
+from corefkit.validation.checks import ERROR, WARNING, Check, Finding, register
 from corefkit.validation.engine import Run, ValidationResult, iterate
 from corefkit.validation.plugins import FormatPlugin, Incident
 
@@ -128,7 +128,7 @@ def validate_pair(
 
 
 def iterate_pair(run: Run, key: Any, response: Any, key_options: dict[str, Any] | None = None,
-                 response_options: dict[str, Any] | None = None):
+                 response_options: dict[str, Any] | None = None) -> Iterator[Finding]:
     """The findings of a pair run as they are found (the CLI prints them so)."""
     sides: list[list[_Side]] = [[], []]
     for index, (path, options) in enumerate(((key, key_options), (response, response_options))):
@@ -142,10 +142,10 @@ def iterate_pair(run: Run, key: Any, response: Any, key_options: dict[str, Any] 
             return
     found = []
     for incident in compare(sides[0], sides[1]):
-        finding = run._finding(incident, NO_PLUGIN, None, incident.file or "")
+        finding = run.make_finding(incident, NO_PLUGIN, None, incident.file or "")
         if finding is not None:
             found.append(finding)
-    yield from run._emit(found)
+    yield from run.emit(found)
 
 
 def compare(keys: list[_Side], responses: list[_Side]) -> list[Incident]:

@@ -109,7 +109,8 @@ def test_discontinuous_helper_in_the_conll_writer() -> None:
     assert conll2012.loss_actions(discontinuous="first")["discontinuous"].startswith("approx")
 
 
-def test_discontinuous_option_is_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_discontinuous_option_is_checked(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
     code, err = run(capsys, "convert", HTC, tmp_path / "x.conll", "--discontinuous", "hull")
     assert code == 2 and "hull" in err
     # formats that hold discontinuous mentions ignore the option
@@ -118,7 +119,8 @@ def test_discontinuous_option_is_checked(tmp_path: Path, capsys: pytest.CaptureF
     assert code == 0
 
 
-def test_malformed_project_gives_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_malformed_project_gives_one_line(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
     project = tmp_path / "tiny"
     shutil.copytree(TINY, project)
     level = project / "Markables" / "tiny_coref_level.xml"
@@ -253,3 +255,39 @@ def test_registry_approximates_for_writers_without_the_option(tmp_path: Path) ->
     first = approximate_discontinuous(doc, "first")
     assert sorted(m.span for m in first.mentions) == sorted(
         (m.span if m.is_contiguous else (470, 470)) for m in doc.mentions)
+
+
+def test_ua_exploded_through_mmax2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CODI-CRAC (UA exploded) -> MMAX2 -> model: identity, discourse deixis (one-mention DD
+    entities and DD sets of segments included), non-referring markables, bridging with its
+    anchor mention, split antecedents and min spans all come back; speakers are reported."""
+    from corefkit.converters.loss import features_present
+    from corefkit.model import DISCOURSE_DEIXIS
+
+    source = CORPORA / "codi-crac22"
+    code, err = run(capsys, "convert", source, tmp_path / "m", "--to", "mmax2")
+    assert code == 0 and "speakers (dropped)" in err and "wrote 21 documents" in err
+
+    def summary(d: Document) -> tuple:
+        def chains(layer: str) -> set:
+            return {frozenset(m.tokens for m in d.mentions_of(e)) for e in d.entities_in(layer)}
+
+        def of(entity: object) -> tuple:
+            return tuple(sorted(m.tokens for m in d.mentions_of(entity)))
+
+        return (chains(IDENTITY), chains(DISCOURSE_DEIXIS),
+                sorted((m.tokens, m.nonref) for m in d.non_referring()),
+                sorted((b.anaphor.tokens, b.relation, b.anchor_mention.tokens) for b in
+                       d.bridging()),
+                sorted((of(s.member), of(s.set_entity)) for s in d.memberships()),
+                sorted((m.tokens, m.min_tokens) for m in d.mentions if m.min_tokens))
+
+    originals = {d.id.replace("/", "_"): d for d in corefkit.read(str(source))}
+    back = list(corefkit.read(str(tmp_path / "m")))
+    assert len(back) == 21
+    features = set()
+    for doc in back:
+        assert summary(doc) == summary(originals[doc.id]), doc.id
+        features.update(k for k, v in features_present(doc).items() if v)
+    assert {"discourse_deixis", "non_referring", "bridging", "split_antecedents",
+            "min_spans"} <= features

@@ -399,3 +399,18 @@ def test_one_markable_bridging_to_two_entities(tmp_path: Path) -> None:
     back = next(corefkit.read(str(tmp_path / "b")))
     assert [(b.anchor_mention.tokens, b.relation) for b in back.bridging()] == [
         ((0, 1), "part-whole"), ((3, 4), "part-whole")]
+
+
+def test_discourse_deixis_entity_with_one_mention(tmp_path: Path) -> None:
+    """A DD segment nothing points to is kept: markables of the segment level are segments."""
+    doc = Document("dd")
+    doc.add_sentence(["It", "rained", ".", "Nobody", "cared", "."])
+    doc.add_mention(range(0, 3), doc.new_entity(layer=DISCOURSE_DEIXIS), min_tokens=(1,))
+    corefkit.write([doc], str(tmp_path / "dd"), "mmax2")
+    segment = (tmp_path / "dd" / "Markables" / "dd_segment_level.xml").read_text(encoding="utf-8")
+    assert 'span="word_1..word_3" mmax_level="segment" min_ids="word_2"' in segment
+    back = next(corefkit.read(str(tmp_path / "dd")))
+    (entity,) = back.entities_in(DISCOURSE_DEIXIS)
+    (mention,) = back.mentions_of(entity)
+    assert mention.tokens == (0, 1, 2) and mention.min_tokens == (1,)
+    assert "opaque_levels" not in back.attrs

@@ -17,6 +17,7 @@ from fractions import Fraction
 import pytest
 
 from corefkit.scoring import metrics, split
+from corefkit.scoring.match import CorefUDBlancCounts
 from corefkit.scoring.partition import Partition
 from corefkit.scoring.split import SplitItem
 from tests.conftest import CONFORMANCE
@@ -70,7 +71,8 @@ def scores(key, response, only_split: bool) -> dict[str, tuple[Fraction, Fractio
         out["blanc"] = tuple(sum((getattr(p, x) for p in parts), Fraction(0)) / len(parts)
                              for x in ("recall", "precision", "f1"))
     else:
-        out["blanc"] = split.blanc_ua(main)
+        ua = CorefUDBlancCounts(main.coref, main.noncoref)
+        out["blanc"] = (ua.recall, ua.precision, ua.f1)
     return out
 
 

@@ -113,3 +113,13 @@ def test_mmax2_mention_findings_point_into_the_markable_file():
     [finding] = validate(VALIDATION / "mmax2/crossing")
     assert finding.file.endswith(str(Path("Markables") / "crossing_coref_level.xml"))
     assert finding.line == 4 and finding.sentence == "1"
+
+
+def test_corefud_findings_point_at_the_node():
+    [finding] = validate(VALIDATION / "corefud/bracket-order.conllu")
+    assert (finding.line, finding.sentence) == (6, "d-1")
+    assert finding.message == ("Entity=e1)(e2-person-1): expected one-node chunks before "
+                               "closers when nothing opens here")
+    [finding] = validate(VALIDATION / "corefud/split-antecedent-mismatch.conllu")
+    assert finding.line == 7
+    assert finding.message == "SplitAnte of set 'e3' lists 'e1' here but 'e1', 'e2' at 'her'"
