@@ -691,8 +691,11 @@ class _DocumentBuilder:
                     number, "corefud.bad-bridge", column + offset)
             target, source, relation = found.groups()
             if target == source:
-                raise self.error(f"Bridge {item!r} links {source!r} to itself",
-                                 number, "corefud.bridge-self-reference", column + offset)
+                # CODI-CRAC annotates such relations (*I* as an element of *our*); the UD
+                # validator would reject the file, corefkit keeps the relation and warns
+                self.repair("corefud.bridge-self-reference", number,
+                            f"Bridge {item!r} links {source!r} to itself (an anaphor bridging to "
+                            "its own entity); kept it", column=column + offset)
             if relation is not None and not RELATION_RE.match(relation):
                 self.repair("corefud.bridge-relation", number,
                             f"bridging relation {relation!r} is not [a-z]+ as CorefUD requires; "

@@ -631,6 +631,16 @@ class _DocumentBuilder:
         doc.attrs["ua_columns"] = self.state.names
         doc.attrs["ua_layout"] = {"tab_lines": self.tab_lines, "space_lines": self.space_lines,
                                   "short_lines": self.short_lines}
+        # The CoNLL-U Plus text asks for TABs and a field per declared column; CODI-CRAC files
+        # align with spaces and drop an empty last column. Both are read, and said (issue 4).
+        if self.space_lines and not self.tab_lines:
+            self.repair("ua.space-separated", doc.line,
+                        f"{self.space_lines} token lines are aligned with spaces, not TABs; read "
+                        "by runs of spaces (a field can hold no space)")
+        if self.short_lines:
+            self.repair("ua.missing-columns", doc.line,
+                        f"{self.short_lines} token lines have fewer fields than the declared "
+                        "columns; the missing trailing fields are read as '_'")
         if self.tab_lines and self.space_lines:
             self.repair("ua.mixed-separators", doc.line,
                         f"{self.tab_lines} token lines are TAB-separated and {self.space_lines} "

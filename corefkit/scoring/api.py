@@ -36,8 +36,11 @@ def parse_metrics(metrics: str | Sequence[str] | None) -> list[str]:
         return list(DEFAULT_METRICS)
     names = [m.strip().lower() for m in (metrics.split(",") if isinstance(metrics, str) else metrics)]
     names = [n for n in names if n]
-    if "all" in names:  # "all" is the default list; "all,dominant" adds the typed family
-        return list(DEFAULT_METRICS) + [DOMINANT] * (DOMINANT in names)
+    if "all" in names:  # "all" is the default list; "all,dominant" adds the typed family and
+        # "all,by_type" a metric that reads mention labels
+        labelled = load_labelled_metrics()
+        return (list(DEFAULT_METRICS) + [n for n in names if n in labelled]
+                + [DOMINANT] * (DOMINANT in names))
     labelled = load_labelled_metrics()
     known = set(METRICS) | {"conll", DOMINANT, *COREFUD_METRICS, *UA_EXTRA_METRICS, *labelled}
     unknown = [n for n in names if n not in known]
@@ -56,6 +59,9 @@ def parse_metrics(metrics: str | Sequence[str] | None) -> list[str]:
 
 def load_labelled_metrics() -> dict[str, Any]:
     """The registered metrics that read mention labels (their modules register on import)."""
+    import corefkit.scoring.by_type  # noqa: F401 - by_type (Porada et al. 2024)
+    import corefkit.scoring.linguistic  # noqa: F401 - lmuc, lbcub, lceafm, lceafe (Chen & Ng 2013)
+
     return dict(LABELLED_METRICS)
 
 
@@ -225,6 +231,11 @@ def score(
                                lea_split_importance)
     corefud: Any = None  # the semantics object of a CorefUD or UA run (None: reference)
     default_list = metrics is None or (isinstance(metrics, str) and metrics.strip().lower() == "all")
+    if isinstance(metrics, (str, list, tuple)):  # "all" plus labelled metrics is the default too
+        asked = [m.strip().lower() for m in (metrics.split(",") if isinstance(metrics, str)
+                                             else metrics)]
+        default_list = default_list or ("all" in asked and all(
+            m in ("all", "") or m in LABELLED_METRICS for m in asked))
     if chosen == "corefud":
         from corefkit.scoring.match import CorefUDScoring
 
@@ -347,6 +358,10 @@ def score(
             totals.setdefault(m, BlancCounts() if m == "blanc" else Counts())
     if corefud is not None:
         totals = corefud.counts(totals)
+    for metric in labelled:  # e.g. by_type: types a file lacks the annotation for
+        notes = getattr(totals.get(metric.name), "notes", None)
+        if callable(notes):
+            warnings.extend(notes())
     if dominant is not None:
         totals.setdefault(DOMINANT, DominantCounts(dominant))
         if totals[DOMINANT].variant == TYPE_FREE:

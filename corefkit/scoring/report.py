@@ -171,12 +171,15 @@ class ScoreReport:
             rows += [(d.name, d.metrics) for d in self.per_document]
         for doc, metrics in rows:
             for name, m in metrics.items():
-                data = m.to_json()
-                writer.writerow([doc, name] + [
-                    _csv_value(data.get(k)) for k in ("recall", "precision", "f1", "recall_num",
-                                                        "recall_den", "precision_num",
-                                                        "precision_den")
-                ])
+                # a family scored in parts gives a row per part (by_type: by_type.TYPE)
+                parts = (m.counts.csv_rows() if hasattr(m.counts, "csv_rows")
+                         else [(name, m.to_json())])
+                for row_name, data in parts:
+                    writer.writerow([doc, row_name] + [
+                        _csv_value(data.get(k)) for k in ("recall", "precision", "f1",
+                                                          "recall_num", "recall_den",
+                                                          "precision_num", "precision_den")
+                    ])
         return buffer.getvalue()
 
     # ------------------------------------------------------------------ reference text

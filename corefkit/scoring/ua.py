@@ -32,7 +32,7 @@ from typing import Any
 from corefkit.errors import UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity, Mention
 from corefkit.scoring import split
-from corefkit.scoring.align import AlignedDocument, Labeler
+from corefkit.scoring.align import Labeler
 from corefkit.scoring.match import (
     CorefUDAlignment,
     CorefUDBlancCounts,

@@ -132,13 +132,15 @@ def test_codi_crac_totals(codi):
                for d in docs for m in d.mentions if m in shared)
     layout = [d.attrs["ua_layout"] for d in docs]
     assert sum(x["space_lines"] for x in layout) == 13507
-    assert sum(x["short_lines"] for x in layout) == 8488  # 14 of 15 fields: padded, no repair
+    assert sum(x["short_lines"] for x in layout) == 8488  # 14 of 15 fields: padded, reported
     assert sum(1 for d in docs for s in d.sentences for c in s.comments
                if c.startswith("# turn_id")) == 645
     assert sum(len(d.sentences) for d in docs) == 1253
-    # the only irregularities of these files are the Min values and one one-member set
+    # the irregularities of these files: the Min values, one one-member set, and the layout
+    # (space alignment and missing last columns, one warning each per document, as issue 4 asks)
     assert sum((checks(d) for d in docs), Counter()) == Counter(
-        {"ua.min-setting-shift": 1711, "ua.min-outside-span": 31, "ua.set-one-member": 1})
+        {"ua.min-setting-shift": 1711, "ua.min-outside-span": 31, "ua.set-one-member": 1,
+         "ua.space-separated": 21, "ua.missing-columns": 21})
     identity = [m for d in docs for m in d.mentions if m.layer == IDENTITY]
     assert len(identity) == 4162
     assert sum(1 for m in identity if m.min_tokens is not None) == 4131
@@ -540,7 +542,7 @@ def test_v1_0_split_column():
         "4\tthey\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=3|MarkableID=markable_3)\t_",
     ]
     doc = read_text(document(*lines, header=header))[0]
-    assert not doc.repairs
+    assert checks(doc) == {"ua.missing-columns": 1}  # the last columns are left out
     members = sorted((s.member.attrs["original_id"], s.set_entity.attrs["original_id"],
                       [m.attrs["markable_id"] for m in s.evidence]) for s in doc.memberships())
     assert members == [("1", "3", ["markable_1"]), ("2", "3", ["markable_2"])]
@@ -568,9 +570,11 @@ def test_layout_variants_tabs_spaces_crlf_bom():
     assert views[0] == views[1] == views[2]
     assert read_text(spaced)[0].attrs["ua_layout"] == {"tab_lines": 0, "space_lines": 2,
                                                        "short_lines": 2}
-    assert read_text(spaced)[0].repairs == [] and read_text(crlf)[0].repairs == []
+    # accepted, and said once per document (issue 4: "with warnings")
+    assert checks(read_text(spaced)[0]) == {"ua.space-separated": 1, "ua.missing-columns": 1}
+    assert read_text(crlf)[0].repairs == []
     mixed = document(row(1, "a"), "2  b  _  _  _  _  _  _  _  _  _")
-    assert checks(read_text(mixed)[0]) == {"ua.mixed-separators": 1}
+    assert checks(read_text(mixed)[0]) == {"ua.mixed-separators": 1, "ua.missing-columns": 1}
 
 
 def test_comments_speakers_and_missing_newdoc():
@@ -704,7 +708,7 @@ def test_writer_dd_layer_shared_markables_and_numbering():
     doc.add_span(5, 5, doc.new_entity(layer=DISCOURSE_DEIXIS))
     lines = token_lines(write_text([doc]))
     assert lines[0].split("\t")[12] == "(EntityID=1-DD|MarkableID=dd_markable_1|SemType=dn"
-    assert lines[3].split("\t")[10] == f"(EntityID=1|MarkableID=markable_2)"
+    assert lines[3].split("\t")[10] == "(EntityID=1|MarkableID=markable_2)"
     assert lines[3].split("\t")[12] == "(EntityID=1-DD|MarkableID=markable_2|SemType=do)"
     assert lines[5].split("\t")[12] == "(EntityID=2-DD|MarkableID=dd_markable_2)"
     back = read_text(write_text([doc]))[0]

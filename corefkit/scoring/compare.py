@@ -1,0 +1,712 @@
+"""``corefkit compare``: several systems on several datasets — aggregate and per-type scores,
+generalization gaps, paired permutation tests and bootstrap confidence intervals.
+
+Following Porada et al. (2024), "Challenges to Evaluating the Generalization of Coreference
+Resolution Models: A Measurement Modeling Perspective":
+
+* scores per setting (one key × one response): the metrics asked for and type-restricted B³
+  per mention type (§4.1.2, :mod:`corefkit.scoring.by_type`);
+* generalization gaps between a system's in-domain and out-of-domain settings,
+  eq. (1)  AGG   = |S(in) − S(out)|      for an aggregate metric S (CoNLL F1 in the paper),
+  eq. (2)  TGG_t = |S_t(in) − S_t(out)|  for type-restricted B³ of mention type t;
+* for every pair of systems on the same key, a paired permutation test over documents
+  (appendix C: 10,000 permutations, α = 0.1) and a paired bootstrap interval of the difference.
+
+Settings are labelled ``SYSTEM@DATASET``; settings with the same key form a dataset, and
+``in_domain`` names the dataset each system was trained on (every other dataset of the system
+is out of domain), or ``gaps`` lists (in-domain label, out-of-domain label) pairs explicitly.
+
+Both resampling methods rely on the additivity of the metrics' counts: a corpus score is a
+function of the summed document counts (numerators and denominators), so a permuted or
+resampled corpus is a weighted sum of the per-document count vectors — one matrix product
+for thousands of replicates (NumPy, float64). The observed differences reported are the exact
+ones; the resampled ones are compared with a tolerance of 1e-9.
+
+Permutation test (approximate randomization, Noreen 1989): under the null hypothesis the two
+systems' outputs are exchangeable within each document; each replicate swaps the two
+systems' counts of every document with probability ½ and recomputes the difference
+Δ' = S(A') − S(B'). Two-sided p = (1 + #{|Δ'| ≥ |Δ|}) / (1 + N). When 2^documents ≤ N
+every assignment is enumerated instead and p = #{|Δ'| ≥ |Δ|} / 2^documents (exact).
+
+Bootstrap (Efron & Tibshirani 1993; Koehn 2004): each replicate draws the documents with
+replacement (one multinomial draw shared by all systems on the same key, so that intervals
+of differences are paired) and the percentile interval at level 1 − α is reported.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from corefkit.errors import UsageError
+from corefkit.scoring.by_type import BY_TYPE, ByTypeCounts
+from corefkit.scoring.metrics import CONLL_COMPONENTS, BlancCounts, Counts
+from corefkit.scoring.report import MetricResult, ScoreReport
+
+DEFAULT_METRICS = ("muc", "bcub", "ceafe", "conll")
+SCORES = ("f1", "recall", "precision")
+TOLERANCE = 1e-9
+CHUNK = 2048  # replicates per matrix product (bounds memory for corpora of many documents)
+
+
+# ============================================================================ statistics
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den != 0)
+
+
+def _prf(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(R, P, F1) from summed (recall num, recall den, precision num, precision den)."""
+    r = _ratio(t[..., 0], t[..., 1])
+    p = _ratio(t[..., 2], t[..., 3])
+    return r, p, _ratio(2 * p * r, p + r)
+
+
+def _blanc_reference(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:meth:`BlancCounts._parts`, vectorized: a part the key has no links of is left out."""
+    coref, non = _prf(t[..., :4]), _prf(t[..., 4:])
+    has_c, has_n = t[..., 1] != 0, t[..., 5] != 0
+    return tuple(np.where(has_c & has_n, (c + n) / 2, np.where(has_c, c, np.where(has_n, n, 0.0)))
+                 for c, n in zip(coref, non))  # type: ignore[return-value]
+
+
+def _blanc_ua(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:meth:`CorefUDBlancCounts._parts`, vectorized: a part neither side has is left out."""
+    coref, non = _prf(t[..., :4]), _prf(t[..., 4:])
+    used_c = (t[..., 1] != 0) | (t[..., 3] != 0)
+    used_n = (t[..., 5] != 0) | (t[..., 7] != 0)
+    n_used = used_c.astype(np.float64) + used_n
+    return tuple(_ratio(c * used_c + n * used_n, n_used)
+                 for c, n in zip(coref, non))  # type: ignore[return-value]
+
+
+def _conll(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    f = sum(_prf(t[..., 4 * k:4 * k + 4])[2] for k in range(3)) / 3
+    return f, f, f  # the CoNLL score is an average of F1 values only
+
+
+def _counts_row(c: Counts) -> list[float]:
+    return [float(c.recall_num), float(c.recall_den), float(c.precision_num),
+            float(c.precision_den)]
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """A metric as a function of summed per-document count vectors.
+
+    ``row(metrics)`` gives one document's count vector from its per-document results;
+    ``evaluate(totals)`` the (R, P, F1) of summed vectors (any leading shape).
+    """
+
+    name: str
+    row: Callable[[dict[str, MetricResult]], list[float]]
+    evaluate: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]
+    f1_only: bool = False
+
+    def value(self, totals: np.ndarray, score: str) -> np.ndarray:
+        r, p, f = self.evaluate(totals)
+        return f if self.f1_only else {"recall": r, "precision": p, "f1": f}[score]
+
+
+def statistic(name: str, report: ScoreReport) -> Statistic:
+    """The :class:`Statistic` of metric ``name`` (``conll``, ``bcub``, ``by_type.generic``,
+    ...) of the kind of counts ``report`` holds."""
+    if name == "conll":
+        return Statistic(name, lambda ms: sum((_counts_row(ms[m].counts) for m in CONLL_COMPONENTS),
+                                              []), _conll, f1_only=True)
+    if name.startswith(BY_TYPE + "."):
+        type_name = name[len(BY_TYPE) + 1:]
+        return Statistic(name, lambda ms: _counts_row(ms[BY_TYPE].counts[type_name].counts), _prf)
+    counts = report.metrics[name].counts
+    if isinstance(counts, BlancCounts):
+        from corefkit.scoring.match import CorefUDBlancCounts
+
+        if isinstance(counts, CorefUDBlancCounts):
+            rule = _blanc_ua
+        elif type(counts)._parts is BlancCounts._parts:
+            rule = _blanc_reference
+        else:
+            raise UsageError(f"compare cannot resample {name} of type {type(counts).__name__}")
+        return Statistic(name, lambda ms: _counts_row(ms[name].counts.coref)
+                         + _counts_row(ms[name].counts.noncoref), rule)
+    if isinstance(counts, Counts):
+        return Statistic(name, lambda ms: _counts_row(ms[name].counts), _prf)
+    raise UsageError(f"compare cannot resample the metric {name}: its score is not a function "
+                     "of summed numerators and denominators; leave it out of --metrics")
+
+
+def exact_score(report: ScoreReport, name: str, score: str) -> Fraction | None:
+    """The corpus score of ``name`` from the report's exact counts (None: undecidable type)."""
+    if name.startswith(BY_TYPE + "."):
+        counts = report.metrics[BY_TYPE].counts[name[len(BY_TYPE) + 1:]]
+        return getattr(counts, score)
+    result = report.metrics[name]
+    if result.counts is None:  # conll: an average of F1 values
+        return result.f1
+    return getattr(result, score)
+
+
+# ============================================================================ resampling
+def permutation_test(a: np.ndarray, b: np.ndarray, stat: Statistic, score: str,
+                     permutations: int, rng: np.random.Generator) -> tuple[float, int, bool]:
+    """Two-sided paired permutation test over documents: (p value, replicates, exact).
+
+    ``a`` and ``b`` are (documents × width) count matrices of two systems on the same key.
+    """
+    documents = a.shape[0]
+    sum_a, sum_b = a.sum(axis=0), b.sum(axis=0)
+    observed = abs(float(stat.value(sum_a, score) - stat.value(sum_b, score)))
+    delta = b - a
+    exact = documents < 63 and 2 ** documents <= permutations
+    total = 2 ** documents if exact else permutations
+    extreme = 0
+    for start in range(0, total, CHUNK):
+        size = min(CHUNK, total - start)
+        if exact:  # every assignment: the bits of start … start+size−1
+            codes = np.arange(start, start + size, dtype=np.int64)[:, None]
+            masks = ((codes >> np.arange(documents, dtype=np.int64)) & 1).astype(np.float64)
+        else:
+            masks = rng.integers(0, 2, size=(size, documents)).astype(np.float64)
+        shift = masks @ delta
+        diffs = stat.value(sum_a + shift, score) - stat.value(sum_b - shift, score)
+        extreme += int(np.count_nonzero(np.abs(diffs) >= observed - TOLERANCE))
+    p = extreme / total if exact else (extreme + 1) / (permutations + 1)
+    return min(p, 1.0), total, exact
+
+
+def bootstrap_weights(documents: int, replicates: int, rng: np.random.Generator
+                      ) -> list[np.ndarray]:
+    """Multinomial resampling weights of documents, in chunks of replicates."""
+    chunks = []
+    probabilities = np.full(documents, 1.0 / documents)
+    for start in range(0, replicates, CHUNK):
+        size = min(CHUNK, replicates - start)
+        chunks.append(rng.multinomial(documents, probabilities, size=size).astype(np.float64))
+    return chunks
+
+
+def percentile_interval(values: np.ndarray, alpha: float) -> tuple[float, float]:
+    low, high = np.percentile(values, [100 * alpha / 2, 100 * (1 - alpha / 2)])
+    return float(low), float(high)
+
+
+# ============================================================================ the comparison
+@dataclass
+class Setting:
+    """One key × response: its report, count matrices and bootstrap replicates."""
+
+    label: str
+    system: str
+    dataset: str
+    key: str
+    response: str
+    report: ScoreReport
+    documents: list[str]
+    matrices: dict[str, np.ndarray] = field(default_factory=dict)
+    replicates: dict[str, np.ndarray] = field(default_factory=dict)
+    intervals: dict[str, tuple[float, float] | None] = field(default_factory=dict)
+    scores: dict[str, Fraction | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """AGG (eq. 1) or TGG (eq. 2) of one system between two of its settings."""
+
+    kind: str
+    system: str
+    metric: str
+    type: str | None
+    in_domain: str
+    out_of_domain: str
+    in_score: float | None
+    out_score: float | None
+    ci_low: float | None
+    ci_high: float | None
+
+    @property
+    def difference(self) -> float | None:
+        if self.in_score is None or self.out_score is None:
+            return None
+        return self.in_score - self.out_score
+
+    @property
+    def gap(self) -> float | None:
+        d = self.difference
+        return None if d is None else abs(d)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "system": self.system, "metric": self.metric,
+                "type": self.type, "in_domain": self.in_domain,
+                "out_of_domain": self.out_of_domain, "in_score": self.in_score,
+                "out_score": self.out_score, "difference": self.difference, "gap": self.gap,
+                "ci_low": self.ci_low, "ci_high": self.ci_high}
+
+
+@dataclass(frozen=True)
+class PairTest:
+    """A paired permutation test and bootstrap interval of S(a) − S(b) on one key."""
+
+    dataset: str
+    a: str
+    b: str
+    metric: str
+    a_score: float
+    b_score: float
+    p_value: float
+    permutations: int
+    exact: bool
+    ci_low: float
+    ci_high: float
+    alpha: float
+
+    @property
+    def difference(self) -> float:
+        return self.a_score - self.b_score
+
+    @property
+    def significant(self) -> bool:
+        return self.p_value <= self.alpha
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dataset": self.dataset, "a": self.a, "b": self.b, "metric": self.metric,
+                "a_score": self.a_score, "b_score": self.b_score,
+                "difference": self.difference, "p_value": self.p_value,
+                "permutations": self.permutations, "exact": self.exact,
+                "significant": self.significant, "ci_low": self.ci_low,
+                "ci_high": self.ci_high}
+
+
+@dataclass
+class Comparison:
+    """Everything ``corefkit compare`` found; renders as table, JSON, CSV and a plot."""
+
+    settings: list[Setting]
+    statistics: list[str]          # metric names, then by_type.TYPE names
+    types: list[str]
+    gaps: list[Gap]
+    tests: list[PairTest]
+    options: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+    version: str = ""
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self) -> dict[str, Any]:
+        settings = []
+        for s in self.settings:
+            report = s.report.to_json()
+            metrics = {}
+            for name in self.statistics:
+                if name.startswith(BY_TYPE + "."):
+                    continue
+                metrics[name] = {**report["metrics"][name], **self._interval(s, name)}
+            by_type = {}
+            for t in self.types:
+                name = f"{BY_TYPE}.{t}"
+                by_type[t] = {**report["metrics"][BY_TYPE][t], **self._interval(s, name)}
+            settings.append({
+                "label": s.label, "system": s.system, "dataset": s.dataset, "key": s.key,
+                "response": s.response, "documents": len(s.documents), "metrics": metrics,
+                "by_type": by_type, "warnings": list(s.report.warnings),
+            })
+        return {
+            "corefkit_version": self.version,
+            "options": self.options,
+            "settings": settings,
+            "gaps": [g.to_json() for g in self.gaps],
+            "tests": [t.to_json() for t in self.tests],
+            "warnings": list(self.warnings),
+        }
+
+    @staticmethod
+    def _interval(s: Setting, name: str) -> dict[str, float | None]:
+        interval = s.intervals.get(name)
+        return {"ci_low": interval[0] if interval else None,
+                "ci_high": interval[1] if interval else None}
+
+    # ------------------------------------------------------------------ table
+    def to_table(self) -> str:
+        o = self.options
+        level = f"{100 * (1 - o['alpha']):g}%"
+        lines = [f"settings: {len(self.settings)}; score: {o['score']} (conll: F1); "
+                 f"{level} bootstrap intervals over documents ({o['bootstrap']} replicates); "
+                 f"seed {o['seed']}", ""]
+        header = (f"{'setting':<24} {'metric':<22} {'score':>7} {'interval':>17} "
+                  f"{'key':>6} {'response':>8}")
+        lines += [header, "-" * len(header)]
+        for s in self.settings:
+            for name in self.statistics:
+                value = s.scores.get(name)
+                interval = s.intervals.get(name)
+                mentions = ""
+                if name.startswith(BY_TYPE + "."):
+                    c = s.report.metrics[BY_TYPE].counts[name[len(BY_TYPE) + 1:]]
+                    mentions = f"{c.key_mentions:>6} {c.response_mentions:>8}"
+                lines.append(f"{s.label:<24} {name:<22} {_pc(value):>7} {_interval(interval):>17} "
+                             f"{mentions}".rstrip())
+        lines += ["", "generalization gaps (Porada et al. 2024): AGG = |S(in) − S(out)| (eq. 1), "
+                      "TGG_t = |S_t(in) − S_t(out)| (eq. 2)"]
+        if self.gaps:
+            header = (f"{'kind':<4} {'system':<16} {'metric':<22} {'in-domain':<20} "
+                      f"{'out-of-domain':<20} {'in':>7} {'out':>7} {'gap':>7} "
+                      f"{'interval of in−out':>19}")
+            lines += [header, "-" * len(header)]
+            for g in self.gaps:
+                lines.append(f"{g.kind:<4} {g.system:<16} {g.metric:<22} {g.in_domain:<20} "
+                             f"{g.out_of_domain:<20} {_pc(g.in_score):>7} {_pc(g.out_score):>7} "
+                             f"{_pc(g.gap):>7} {_interval(_pair(g.ci_low, g.ci_high)):>19}")
+        else:
+            lines.append("none: name the in-domain dataset with --in-domain DATASET or pairs "
+                         "with --gap IN_LABEL OUT_LABEL")
+        lines += ["", f"paired permutation tests over documents (α = {o['alpha']:g}; "
+                      f"{o['permutations']} permutations, exact when 2^documents is fewer)"]
+        if self.tests:
+            header = (f"{'a':<20} {'b':<20} {'metric':<22} {'a−b':>7} {'p':>8} "
+                      f"{'interval of a−b':>17}  sig")
+            lines += [header, "-" * len(header)]
+            for t in self.tests:
+                lines.append(f"{t.a:<20} {t.b:<20} {t.metric:<22} {_pc(t.difference):>7} "
+                             f"{t.p_value:>8.4f} {_interval((t.ci_low, t.ci_high)):>17}  "
+                             f"{'*' if t.significant else ''}".rstrip())
+        else:
+            lines.append("none: no key has two systems")
+        return "\n".join(lines) + "\n"
+
+    # ------------------------------------------------------------------ CSV
+    CSV_COLUMNS = ("section", "label", "other", "metric", "score", "recall", "precision", "f1",
+                   "key_mentions", "response_mentions", "difference", "gap", "p_value",
+                   "permutations", "ci_low", "ci_high")
+
+    def to_csv(self) -> str:
+        """Long format: ``score`` rows per setting and metric, ``AGG``/``TGG`` rows (label =
+        in-domain, other = out-of-domain), ``test`` rows (label = a, other = b)."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(self.CSV_COLUMNS)
+        for s in self.settings:
+            report = s.report.to_json()["metrics"]
+            for name in self.statistics:
+                if name.startswith(BY_TYPE + "."):
+                    data = report[BY_TYPE][name[len(BY_TYPE) + 1:]]
+                else:
+                    data = report[name]
+                interval = s.intervals.get(name)
+                row = {"section": "score", "label": s.label, "metric": name,
+                       "score": _float(s.scores.get(name)), "recall": data.get("recall"),
+                       "precision": data.get("precision"), "f1": data.get("f1"),
+                       "key_mentions": data.get("key_mentions"),
+                       "response_mentions": data.get("response_mentions"),
+                       "ci_low": interval[0] if interval else None,
+                       "ci_high": interval[1] if interval else None}
+                writer.writerow([_csv(row.get(c)) for c in self.CSV_COLUMNS])
+        for g in self.gaps:
+            row = {"section": g.kind, "label": g.in_domain, "other": g.out_of_domain,
+                   "metric": g.metric, "difference": g.difference, "gap": g.gap,
+                   "ci_low": g.ci_low, "ci_high": g.ci_high}
+            writer.writerow([_csv(row.get(c)) for c in self.CSV_COLUMNS])
+        for t in self.tests:
+            row = {"section": "test", "label": t.a, "other": t.b, "metric": t.metric,
+                   "difference": t.difference, "p_value": t.p_value,
+                   "permutations": t.permutations, "ci_low": t.ci_low, "ci_high": t.ci_high}
+            writer.writerow([_csv(row.get(c)) for c in self.CSV_COLUMNS])
+        return buffer.getvalue()
+
+    # ------------------------------------------------------------------ plot
+    def plot(self, path: str | os.PathLike[str]) -> None:
+        """Per-type B³ F1 (or the chosen score) of every setting as grouped bars with their
+        bootstrap intervals; the file type follows the name (png, pdf, svg, ...).
+
+        Needs matplotlib (``pip install 'corefkit[plot]'``), imported only here.
+        """
+        try:
+            import matplotlib
+        except ImportError:
+            raise UsageError("plotting needs matplotlib: pip install 'corefkit[plot]'") from None
+        matplotlib.use("Agg")  # files only: no display is needed or wanted
+        import matplotlib.pyplot as plt
+
+        if not self.types:
+            raise UsageError("nothing to plot: no mention type was scored (--by-type)")
+        width = 0.8 / max(len(self.settings), 1)
+        figure, axes = plt.subplots(figsize=(max(6.0, 1.3 * len(self.types) + 2), 4.5))
+        positions = np.arange(len(self.types))
+        for n, s in enumerate(self.settings):
+            heights, low, high = [], [], []
+            for t in self.types:
+                name = f"{BY_TYPE}.{t}"
+                value = s.scores.get(name)
+                interval = s.intervals.get(name)
+                v = 100 * float(value) if value is not None else np.nan
+                heights.append(v)
+                low.append(v - 100 * interval[0] if interval else 0.0)
+                high.append(100 * interval[1] - v if interval else 0.0)
+            axes.bar(positions + (n - (len(self.settings) - 1) / 2) * width, heights, width,
+                     yerr=[low, high], capsize=2, label=s.label)
+        axes.set_xticks(positions)
+        axes.set_xticklabels(self.types)
+        axes.set_ylim(0, 100)
+        score = self.options["score"]
+        axes.set_ylabel(f"B³ {score} (%)")
+        axes.set_title(f"Type-restricted B³ {score} by setting "
+                       f"({100 * (1 - self.options['alpha']):g}% bootstrap intervals)")
+        axes.legend(fontsize="small")
+        figure.tight_layout()
+        try:
+            figure.savefig(os.fspath(path))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"cannot write the plot {os.fspath(path)}: {exc}") from None
+        finally:
+            plt.close(figure)
+
+
+def _float(value: Fraction | float | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def _pc(value: Fraction | float | None) -> str:
+    return "n/a" if value is None else f"{100 * float(value):.2f}"
+
+
+def _pair(low: float | None, high: float | None) -> tuple[float, float] | None:
+    return None if low is None or high is None else (low, high)
+
+
+def _interval(interval: tuple[float, float] | None) -> str:
+    return "" if interval is None else f"[{100 * interval[0]:.2f}, {100 * interval[1]:.2f}]"
+
+
+def _csv(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+# ============================================================================ running it
+@dataclass(frozen=True)
+class SettingSpec:
+    """One ``--key K --response R --label SYSTEM@DATASET`` triple."""
+
+    key: Any
+    response: Any
+    label: str
+
+
+def split_label(label: str, key_name: str) -> tuple[str, str]:
+    """``SYSTEM@DATASET`` → (system, dataset); without ``@`` the dataset is the key's name."""
+    if not label or label != label.strip():
+        raise UsageError(f"invalid setting label {label!r}")
+    system, sep, dataset = label.rpartition("@")
+    if not sep:
+        return label, key_name
+    if not system or not dataset:
+        raise UsageError(f"invalid setting label {label!r}: expected SYSTEM@DATASET")
+    return system, dataset
+
+
+def _source_id(source: Any) -> Any:
+    if isinstance(source, (str, os.PathLike)):
+        return os.path.realpath(os.fspath(source))
+    if isinstance(source, (list, tuple)) and all(isinstance(s, (str, os.PathLike)) for s in source):
+        return tuple(os.path.realpath(os.fspath(s)) for s in source)
+    return id(source)
+
+
+def _source_name(source: Any) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    if isinstance(source, (list, tuple)) and all(isinstance(s, (str, os.PathLike)) for s in source):
+        return " ".join(os.fspath(s) for s in source)
+    return "<documents>"
+
+
+def compare(
+    settings: Sequence[SettingSpec | tuple[Any, Any, str]],
+    *,
+    metrics: str | Sequence[str] | None = None,
+    types: str | Sequence[str] | None = None,
+    rules: Any = None,
+    predicates: dict[str, Any] | None = None,
+    in_domain: str | None = None,
+    gaps: Sequence[tuple[str, str]] = (),
+    permutations: int = 10_000,
+    bootstrap: int = 10_000,
+    seed: int | None = None,
+    alpha: float = 0.1,
+    score: str = "f1",
+    score_options: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Comparison:
+    """Score every setting and compare them (see the module's description).
+
+    ``settings``: (key, response, label) triples, labels ``SYSTEM@DATASET``. ``metrics``:
+    aggregate metrics (default muc, bcub, ceafe, conll); ``types``/``rules``/``predicates``:
+    the mention types of ``by_type`` (default: every built-in type). ``in_domain`` (a dataset
+    name) or ``gaps`` ((in label, out label) pairs) select the gaps. ``score`` is the value
+    gaps, tests and intervals use (``f1``, ``recall``, ``precision``; conll is always F1).
+    ``score_options`` go to :func:`corefkit.scoring.api.score` (``format``, ``match``, ...).
+    """
+    from corefkit import __version__
+    from corefkit.analysis.predicates import resolve_predicates
+    from corefkit.scoring.api import parse_metrics
+    from corefkit.scoring.api import score as run
+
+    specs = [s if isinstance(s, SettingSpec) else SettingSpec(*s) for s in settings]
+    if not specs:
+        raise UsageError("no setting given: each is --key FILE --response FILE --label NAME")
+    if permutations < 1 or bootstrap < 1:
+        raise UsageError("--permutations and --bootstrap must be at least 1")
+    if not 0 < alpha < 1:
+        raise UsageError(f"--alpha must lie between 0 and 1, got {alpha}")
+    if score not in SCORES:
+        raise UsageError(f"unknown score {score!r}; expected one of {', '.join(SCORES)}")
+    if seed is None:
+        seed = secrets.randbits(32)  # reported, so that any run can be repeated
+    if seed < 0:
+        raise UsageError("--seed must not be negative")
+    names = parse_metrics(list(DEFAULT_METRICS) if metrics is None else metrics)
+    names = [n for n in names if n != BY_TYPE]
+    chosen_types = [p.name for p in resolve_predicates(types, rules, predicates)]
+    asked = list(dict.fromkeys(names + (list(CONLL_COMPONENTS) if "conll" in names else [])
+                               + [BY_TYPE]))
+    type_options = {"types": chosen_types, "rules": rules, "predicates": predicates}
+
+    labels = [s.label for s in specs]
+    repeated = sorted({x for x in labels if labels.count(x) > 1})
+    if repeated:
+        raise UsageError(f"setting label {repeated[0]!r} is given twice")
+    scored: list[Setting] = []
+    datasets_by_key: dict[Any, str] = {}
+    keys_by_dataset: dict[str, Any] = {}
+    warnings: list[str] = []
+    for spec in specs:
+        key_name = _source_name(spec.key)
+        system, dataset = split_label(spec.label, key_name)
+        key_id = _source_id(spec.key)
+        if datasets_by_key.setdefault(key_id, dataset) != dataset:
+            raise UsageError(f"settings {spec.label!r} and others share the key {key_name} but "
+                             f"name different datasets ({datasets_by_key[key_id]!r}, {dataset!r})")
+        if keys_by_dataset.setdefault(dataset, key_id) != key_id:
+            raise UsageError(f"dataset {dataset!r} is given with two different keys; a dataset "
+                             "is one key")
+        if progress is not None:
+            progress(spec.label)
+        report = run(spec.key, spec.response, asked, per_document=True,
+                     metric_options={BY_TYPE: type_options}, **(score_options or {}))
+        warnings.extend(f"{spec.label}: {w}" for w in report.warnings)
+        documents = [d.name for d in report.per_document or []]
+        scored.append(Setting(spec.label, system, dataset, key_name, _source_name(spec.response),
+                              report, documents))
+    statistics = names + [f"{BY_TYPE}.{t}" for t in chosen_types]
+    for s in scored:
+        systems = [x.system for x in scored if x.dataset == s.dataset]
+        if systems.count(s.system) > 1:
+            raise UsageError(f"system {s.system!r} is given twice on dataset {s.dataset!r}")
+        for name in statistics:
+            stat = statistic(name, s.report)
+            s.matrices[name] = np.array([stat.row(d.metrics) for d in s.report.per_document or []],
+                                        dtype=np.float64)
+            s.scores[name] = exact_score(s.report, name, score)
+
+    # bootstrap replicates: one set of document weights per key, shared by its settings
+    groups: dict[str, list[Setting]] = {}
+    for s in scored:
+        groups.setdefault(s.dataset, []).append(s)
+    for g, (dataset, members) in enumerate(groups.items()):
+        first = members[0].documents
+        for other in members[1:]:
+            if other.documents != first:
+                raise UsageError(f"{members[0].label} and {other.label} do not hold the same "
+                                 f"documents of dataset {dataset!r}")
+        rng = np.random.default_rng([seed, 2, g])
+        weights = bootstrap_weights(len(first), bootstrap, rng)
+        for s in members:
+            for name in statistics:
+                stat = statistic(name, s.report)
+                s.replicates[name] = np.concatenate(
+                    [stat.value(w @ s.matrices[name], score) for w in weights])
+                s.intervals[name] = (percentile_interval(s.replicates[name], alpha)
+                                     if s.scores[name] is not None else None)
+
+    tests: list[PairTest] = []
+    for g, (dataset, members) in enumerate(groups.items()):
+        for i, a in enumerate(members):
+            for j in range(i + 1, len(members)):
+                b = members[j]
+                for k, name in enumerate(statistics):
+                    if a.scores[name] is None or b.scores[name] is None:
+                        warnings.append(f"no test of {name} between {a.label} and {b.label}: "
+                                        "the mention type cannot be decided in their files")
+                        continue
+                    stat = statistic(name, a.report)
+                    # one generator per (pair, metric): adding a metric or a setting leaves
+                    # every other test's permutations, and so its p value, unchanged
+                    rng = np.random.default_rng([seed, 1, g, i, j, k])
+                    p, total, exact = permutation_test(a.matrices[name], b.matrices[name], stat,
+                                                       score, permutations, rng)
+                    low, high = percentile_interval(a.replicates[name] - b.replicates[name],
+                                                    alpha)
+                    tests.append(PairTest(dataset, a.label, b.label, name,
+                                          float(a.scores[name]), float(b.scores[name]),  # type: ignore[arg-type]
+                                          p, total, exact, low, high, alpha))
+
+    gap_pairs = _gap_pairs(scored, in_domain, gaps)
+    found_gaps: list[Gap] = []
+    by_label = {s.label: s for s in scored}
+    for in_label, out_label in gap_pairs:
+        i, o = by_label[in_label], by_label[out_label]
+        for name in statistics:
+            kind = "TGG" if name.startswith(BY_TYPE + ".") else "AGG"
+            type_name = name[len(BY_TYPE) + 1:] if kind == "TGG" else None
+            si, so = i.scores[name], o.scores[name]
+            interval = None
+            if si is not None and so is not None:
+                # independent datasets: the replicates of the two settings are independent
+                interval = percentile_interval(i.replicates[name] - o.replicates[name], alpha)
+            found_gaps.append(Gap(kind, i.system, name, type_name, in_label, out_label,
+                                  _float(si), _float(so), *(interval or (None, None))))
+
+    options = {"metrics": names, "types": chosen_types, "score": score,
+               "permutations": permutations, "bootstrap": bootstrap, "seed": seed,
+               "alpha": alpha, "in_domain": in_domain,
+               "gaps": [list(p) for p in gap_pairs]}
+    return Comparison(scored, statistics, chosen_types, found_gaps, tests, options, warnings,
+                      __version__)
+
+
+def _gap_pairs(settings: list[Setting], in_domain: str | None,
+               explicit: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    labels = {s.label: s for s in settings}
+    pairs: list[tuple[str, str]] = []
+    if in_domain is not None:
+        datasets = list(dict.fromkeys(s.dataset for s in settings))
+        if in_domain not in datasets:
+            raise UsageError(f"--in-domain {in_domain!r} is not a dataset of the settings; "
+                             f"datasets: {', '.join(datasets)} (labels are SYSTEM@DATASET)")
+        for s in settings:
+            if s.dataset != in_domain:
+                continue
+            pairs += [(s.label, o.label) for o in settings
+                      if o.system == s.system and o.dataset != in_domain]
+        if not pairs:
+            raise UsageError(f"no system has a setting on {in_domain!r} and on another dataset: "
+                             "no gap to compute")
+    for in_label, out_label in explicit:
+        for label in (in_label, out_label):
+            if label not in labels:
+                raise UsageError(f"--gap: unknown setting label {label!r}; labels: "
+                                 f"{', '.join(labels)}")
+        if in_label == out_label:
+            raise UsageError(f"--gap {in_label} {out_label}: a gap needs two settings")
+        if (in_label, out_label) not in pairs:
+            pairs.append((in_label, out_label))
+    return pairs
