@@ -15,12 +15,14 @@ import re
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
 
 from corefkit.scoring import metrics, split
 from corefkit.scoring.match import CorefUDBlancCounts
 from corefkit.scoring.partition import Partition
 from corefkit.scoring.split import SplitItem
 from tests.conftest import CONFORMANCE
+from tests.scoring.test_metrics import partitions
 
 README = (CONFORMANCE / "data/universal-anaphora-scorer/plural-tests/PluralTestCases.README").read_text()
 CASES = {m.group(1): (m.group(2), m.group(3).split("==")[0])
@@ -128,3 +130,18 @@ def test_lea_split_importance_weighs_entities_with_sets():
     heavy = split.lea(key, response, alignment, split_importance=2)
     assert heavy.recall_den == plain.recall_den + 3  # the plural entity {f, g, set} counts twice
     assert heavy.recall != plain.recall
+
+
+@settings(max_examples=300, deadline=None)
+@given(partitions(max_mentions=10))
+def test_generalized_metrics_equal_the_standard_ones_without_sets(pair):
+    """Property: with no accommodated set on either side, every generalized metric returns
+    exactly the standard metric's counts (Paun et al. 2023 §5, the no-split case)."""
+    key, response = pair
+    k, r = Partition.from_clusters(key), Partition.from_clusters(response)
+    for metric in ("muc", "bcub", "ceafm", "ceafe", "lea"):
+        alignment = split.align_sets(metric, key, response)
+        assert getattr(split, metric)(key, response, alignment) == getattr(metrics, metric)(k, r)
+    coref = split.align_sets("blanc-coref", key, response)
+    noncoref = split.align_sets("blanc-noncoref", key, response)
+    assert split.blanc(key, response, coref, noncoref) == metrics.blanc(k, r)
