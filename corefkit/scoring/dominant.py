@@ -51,6 +51,7 @@ from typing import Any
 from corefkit.errors import UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity
 from corefkit.scoring.align import match_key
+from corefkit.scoring.metrics import ratio, harmonic
 
 SCHEMES_DIR = Path(__file__).resolve().parent.parent / "schemas"
 DEFAULT_COEFFICIENTS = (Fraction(1), Fraction(3, 4), Fraction(1, 2), Fraction(1, 4))
@@ -218,21 +219,13 @@ class ClassCounts:
         return self.precision_den > 0
 
     def precision(self, k: tuple[Fraction, ...]) -> Fraction:  # (37)
-        return _ratio(self.numerator(k), self.precision_den)
+        return ratio(self.numerator(k), self.precision_den)
 
     def recall(self, k: tuple[Fraction, ...]) -> Fraction:  # (38)
-        return _ratio(self.numerator(k), self.recall_den)
+        return ratio(self.numerator(k), self.recall_den)
 
     def f1(self, k: tuple[Fraction, ...]) -> Fraction:  # (39)
         return harmonic(self.precision(k), self.recall(k))
-
-
-def _ratio(num: Fraction | int, den: int) -> Fraction:
-    return Fraction(num) / den if den else Fraction(0)
-
-
-def harmonic(p: Fraction, r: Fraction) -> Fraction:
-    return 2 * p * r / (p + r) if p + r else Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -331,8 +324,8 @@ class DominantCounts:
         k = self.config.coefficients
         rows = list(self.tally.classes.values())
         num = sum((c.numerator(k) for c in rows), Fraction(0))
-        p = _ratio(num, sum(c.precision_den for c in rows))
-        r = _ratio(num, sum(c.recall_den for c in rows))
+        p = ratio(num, sum(c.precision_den for c in rows))
+        r = ratio(num, sum(c.recall_den for c in rows))
         return p, r, harmonic(p, r)
 
     def attempted(self) -> list[str]:

@@ -23,7 +23,8 @@ from corefkit.scoring.partition import Contingency, Partition, contingency
 Number = int | Fraction
 
 
-def _ratio(num: Number, den: Number) -> Fraction:
+def ratio(num: Number, den: Number) -> Fraction:
+    """num / den as an exact fraction; 0 when den is 0 (the reference scorer's convention)."""
     return Fraction(num) / den if den else Fraction(0)
 
 
@@ -49,11 +50,11 @@ class Counts:
 
     @property
     def recall(self) -> Fraction:
-        return _ratio(self.recall_num, self.recall_den)
+        return ratio(self.recall_num, self.recall_den)
 
     @property
     def precision(self) -> Fraction:
-        return _ratio(self.precision_num, self.precision_den)
+        return ratio(self.precision_num, self.precision_den)
 
     @property
     def f1(self) -> Fraction:

@@ -36,6 +36,7 @@ from corefkit.scoring.align import Labeler
 from corefkit.scoring.match import (
     CorefUDAlignment,
     CorefUDBlancCounts,
+    CorefUDScoring,
     UDDocument,
     UDMention,
     align_corefud,
@@ -377,12 +378,8 @@ class UAScoring:
         counts["blanc"] = CorefUDBlancCounts(blanc.coref, blanc.noncoref)
         return counts
 
-    @staticmethod
-    def counts(counts: dict[str, Counts | BlancCounts]) -> dict[str, Counts | BlancCounts]:
-        blanc = counts.get("blanc")
-        if blanc is not None and not isinstance(blanc, CorefUDBlancCounts):
-            counts["blanc"] = CorefUDBlancCounts(blanc.coref, blanc.noncoref)
-        return counts
+    # BLANC under the UA / CorefUD scorers' rule for absent link types (shared code)
+    counts = staticmethod(CorefUDScoring.counts)
 
 
 def _explain(name: str, key: list[list[split.Item]], response: list[list[split.Item]],
