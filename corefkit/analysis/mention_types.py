@@ -124,7 +124,7 @@ def load_type_table(name: str | os.PathLike[str] | TypeTable | None = None) -> T
                      f"{', '.join(available_tables())}, or a path to a JSON file")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_file(path: str) -> TypeTable:
     try:
         with open(path, encoding="utf-8") as handle:
@@ -411,7 +411,7 @@ class MentionTyper:
 class _MentionView:
     """What a source's conditions look at for one mention (the head is found once)."""
 
-    __slots__ = ("typer", "mention", "rule", "_head")
+    __slots__ = ("_head", "mention", "rule", "typer")
 
     def __init__(self, typer: MentionTyper, mention: Mention, rule: HeadRule) -> None:
         self.typer = typer

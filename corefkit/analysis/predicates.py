@@ -33,7 +33,10 @@ Built-in predicates (the issue's definitions):
 
 ``nested`` and ``appositive`` need no syntax (punctuation falls back to the word form);
 ``copular`` is decided without syntax for a mention with no coreferent mention in its
-sentence.
+sentence. ``appositive`` and ``copular`` need sentence breaks: a document read as one
+sentence with sentence-final punctuation inside (GUM's CoNLL-2012 export) leaves them
+undecided for every mention that has a coreferent mention, since "[John] . [He]" would
+otherwise look like an apposition.
 """
 
 from __future__ import annotations
@@ -131,7 +134,7 @@ _BIT = re.compile(r"\(([^()*\s]+)|\*|\)")
 
 
 class _Node:
-    __slots__ = ("label", "children")
+    __slots__ = ("children", "label")
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -365,7 +368,8 @@ class DocumentView:
         self._trees: dict[int, SentenceTree | None] = {}
         self._chain: dict[Mention, list[Mention]] | None = None
         self._relations: dict[str, set[Mention]] = {}
-        self._undecided_copular: set[Mention] = set()
+        self._undecided: dict[str, set[Mention]] = {"copular": set(), "appositive": set()}
+        self._sentence_breaks: bool | None = None
 
     # ------------------------------------------------------------------ tokens
     def upos(self, i: int) -> str | None:
@@ -462,9 +466,9 @@ class DocumentView:
     def head(self, mention: Mention) -> int | None:
         """The annotated head, else the word whose parent lies outside the mention (nearest
         the root, then leftmost); None without a tree."""
-        if mention.head is not None:
-            return mention.head
         words = [i for i in mention.tokens if not self.tokens[i].is_empty]
+        if mention.head is not None and (not words or not self.tokens[mention.head].is_empty):
+            return mention.head  # an empty-node head of an overt mention: use the words
         if not words:
             return mention.tokens[0] if mention.tokens else None
         if len(words) == 1:
@@ -513,8 +517,27 @@ class DocumentView:
                         found.update((m, other))
         return found
 
-    def _same_sentence_pairs(self) -> Iterable[tuple[Mention, Mention]]:
-        """Coreferent mention pairs (earlier, later) that lie in one sentence."""
+    def sentence_breaks(self) -> bool:
+        """False when the document is one "sentence" with sentence-final punctuation inside
+        (GUM's CoNLL-2012 export has no sentence breaks): "in one sentence" cannot be told."""
+        if self._sentence_breaks is None:
+            self._sentence_breaks = len(self.doc.sentences) > 1 or not any(
+                t.form in (".", "!", "?") for t in self.tokens[:-1])
+        return self._sentence_breaks
+
+    def undecided(self, name: str) -> set[Mention]:
+        """Mentions the relation ``name`` (copular, appositive) cannot be decided for."""
+        self.relation(name)
+        return self._undecided[name]
+
+    def _same_sentence_pairs(self, name: str) -> Iterable[tuple[Mention, Mention]]:
+        """Coreferent mention pairs (earlier, later) that lie in one sentence; without sentence
+        breaks every coreferent pair is undecided for relation ``name`` instead."""
+        if not self.sentence_breaks():
+            for chain in self._chains():
+                if len(chain) > 1:
+                    self._undecided[name].update(chain)
+            return
         for chain in self._chains():
             by_sentence: dict[int, list[Mention]] = {}
             for m in chain:
@@ -527,7 +550,7 @@ class DocumentView:
 
     def _appositive(self) -> set[Mention]:
         found: set[Mention] = set()
-        for a, b in self._same_sentence_pairs():
+        for a, b in self._same_sentence_pairs("appositive"):
             first, second = (a, b) if a.end < b.start else (b, a)
             if first.end >= second.start:
                 continue  # overlapping: nested, not appositive
@@ -538,10 +561,10 @@ class DocumentView:
 
     def _copular(self) -> set[Mention]:
         found: set[Mention] = set()
-        for a, b in self._same_sentence_pairs():
+        for a, b in self._same_sentence_pairs("copular"):
             tree = self.tree(a.start)
             if tree is None:
-                self._undecided_copular.update((a, b))
+                self._undecided["copular"].update((a, b))
                 continue
             ha, hb = self.head(a), self.head(b)
             if ha is None or hb is None:
@@ -552,7 +575,7 @@ class DocumentView:
                         any(_base(tree.deprel.get(c)) == "cop"
                             for c in tree.children.get(predicate, ())):
                     found.update((a, b))
-        self._undecided_copular -= found
+        self._undecided["copular"] -= found
         return found
 
 
@@ -606,7 +629,8 @@ def unregister_predicate(name: str) -> None:
         del PREDICATES[name]
 
 
-def _builtin(name: str, description: str, needs: str = "") -> Callable[[PredicateTest], PredicateTest]:
+def _builtin(name: str, description: str,
+             needs: str = "") -> Callable[[PredicateTest], PredicateTest]:
     def decorate(test: PredicateTest) -> PredicateTest:
         PREDICATES[name] = Predicate(name, test, description, needs, builtin=True)
         return test
@@ -623,7 +647,7 @@ def is_nested(view: DocumentView, mention: Mention) -> Verdict:
 
 
 @_builtin("generic", "OntoNotes generic: indefinite article child, or plural noun without "
-          "a determiner", needs="a dependency tree (CoNLL-U) or a parse (CoNLL-2012)")
+          "a determiner", needs="syntax (a CoNLL-U tree, CoNLL-2012 parse bits)")
 def is_generic(view: DocumentView, mention: Mention) -> Verdict:
     if _zero(view, mention):
         return False
@@ -646,7 +670,7 @@ def is_generic(view: DocumentView, mention: Mention) -> Verdict:
 
 
 @_builtin("compound", "its head is the dependent of a compound relation",
-          needs="a dependency tree (CoNLL-U) or a parse (CoNLL-2012)")
+          needs="syntax (a CoNLL-U tree, CoNLL-2012 parse bits)")
 def is_compound(view: DocumentView, mention: Mention) -> Verdict:
     if _zero(view, mention):
         return False
@@ -659,12 +683,11 @@ def is_compound(view: DocumentView, mention: Mention) -> Verdict:
 
 
 @_builtin("copular", "nsubj of, or predicate with a cop dependent over, a coreferent mention",
-          needs="a dependency tree (CoNLL-U) or a parse (CoNLL-2012)")
+          needs="sentence breaks or syntax (a CoNLL-U tree, CoNLL-2012 parse bits)")
 def is_copular(view: DocumentView, mention: Mention) -> Verdict:
-    found = view.relation("copular")
-    if mention in found:
+    if mention in view.relation("copular"):
         return True
-    return None if mention in view._undecided_copular else False
+    return None if mention in view.undecided("copular") else False
 
 
 @_builtin("vp", "only verbal parts of speech", needs="part-of-speech tags")
@@ -679,9 +702,11 @@ def is_vp(view: DocumentView, mention: Mention) -> Verdict:
 
 
 @_builtin("appositive", "a coreferent mention in the sentence is adjacent or one punctuation "
-          "token away")
+          "token away", needs="sentence breaks")
 def is_appositive(view: DocumentView, mention: Mention) -> Verdict:
-    return mention in view.relation("appositive")
+    if mention in view.relation("appositive"):
+        return True
+    return None if mention in view.undecided("appositive") else False
 
 
 # ============================================================================ JSON rules
@@ -748,7 +773,7 @@ class _RuleCompiler:
             raise self.fail(where, "a token pattern must be a non-empty object")
         unknown = set(spec) - TOKEN_KEYS
         if unknown:
-            raise self.fail(where, f"unknown key {sorted(unknown)[0]!r} in a token pattern; "
+            raise self.fail(where, f"unknown key {min(unknown)!r} in a token pattern; "
                                    f"known: {', '.join(sorted(TOKEN_KEYS))}")
         tests: list[TokenTest] = []
         for key, value in spec.items():
@@ -758,7 +783,8 @@ class _RuleCompiler:
             elif key == "deprel":
                 pattern = self.regex(at, value)
 
-                def deprel(view: DocumentView, i: int, pattern: re.Pattern[str] = pattern) -> Verdict:
+                def deprel(view: DocumentView, i: int,
+                           pattern: re.Pattern[str] = pattern) -> Verdict:
                     tree = view.tree(i)
                     if tree is None or i not in tree.deprel:
                         return None
@@ -827,7 +853,7 @@ class _RuleCompiler:
             raise self.fail(where, "a rule must be an object")
         unknown = set(spec) - RULE_KEYS
         if unknown:
-            raise self.fail(where, f"unknown key {sorted(unknown)[0]!r} in a rule; known: "
+            raise self.fail(where, f"unknown key {min(unknown)!r} in a rule; known: "
                                    f"{', '.join(sorted(RULE_KEYS))}")
         tests: list[RuleTest] = []
         for key, value in spec.items():

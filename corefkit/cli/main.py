@@ -125,6 +125,15 @@ def _fraction_option(text: str | None) -> str | None:
 @click.option("--dominant-ranking", default="auto", show_default=True, metavar="NAME|FILE",
               help="dominant: ranking for dominant mentions the input does not mark "
                    "(see the dominant-mentions pass).")
+@click.option("--by-type", "by_type", default=None, metavar="TYPES",
+              help="Add B³ restricted to mentions of each type (Porada et al. 2024): comma list "
+                   "of nested, generic, compound, copular, vp, appositive, rule names, or all.")
+@click.option("--type-rules", default=None, metavar="FILE",
+              help="JSON file of extra mention types for --by-type (rules over UPOS/DEPREL/FEATS).")
+@click.option("--lweights", default=None, metavar="NAM,NOM,PRO,SING",
+              help="Weights of the linguistically aware metrics lmuc, lbcub, lceafm, lceafe "
+                   "(Chen & Ng 2013; ask for them with -m): links with a name, with a nominal, "
+                   "other links, singleton entities. Default W4 = 1,0.75,0.5,1.")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings and no progress display.")
 def score(key: str, response: str, metrics: str, output_format: str, per_document: bool,
           input_format: str | None, remove_singletons: bool, passes: tuple[str, ...],
@@ -133,7 +142,8 @@ def score(key: str, response: str, metrics: str, output_format: str, per_documen
           match: str | None, zero_match: str | None, keep_zeros: bool | None,
           profile: str | None, semantics: str | None, remove_split_antecedents: bool,
           only_split_antecedents: bool, discourse_deixis: bool,
-          lea_split_importance: str | None, explain: bool, quiet: bool) -> None:
+          lea_split_importance: str | None, explain: bool, by_type: str | None,
+          type_rules: str | None, lweights: str | None, quiet: bool) -> None:
     """Score RESPONSE against KEY (files, directories or '-').
 
     Documents are paired by name; key documents missing from the response count as
@@ -151,8 +161,17 @@ def score(key: str, response: str, metrics: str, output_format: str, per_documen
     key_options = {"layer": key_layer} if key_layer else {}
     response_options = {"layer": response_layer} if response_layer else {}
     dominant = {"coefficients": dominant_k, "scheme": dominant_scheme, "ranking": dominant_ranking}
+    metric_options = None
+    if by_type is not None or type_rules is not None:
+        from corefkit.scoring.by_type import by_type_request
+
+        metrics, metric_options = by_type_request(metrics, by_type, type_rules)
+    if lweights is not None:
+        from corefkit.scoring.linguistic import lweights_request
+
+        metric_options = lweights_request(metrics, lweights, metric_options)
     with _progress("scoring", quiet) as progress:
-        report = run(key, response, metrics, format=input_format,
+        report = run(key, response, metrics, format=input_format, metric_options=metric_options,
                      remove_singletons=remove_singletons, passes=passes,
                      per_document=per_document, read_options=read_options,
                      key_read_options=key_options, response_read_options=response_options,
@@ -416,6 +435,14 @@ def list_passes() -> None:
 from corefkit.validation.command import validate  # noqa: E402 - imports only click
 
 cli.add_command(validate)
+
+from corefkit.cli.compare import compare  # noqa: E402 - imports only click
+
+cli.add_command(compare)
+
+from corefkit.cli.stats import stats  # noqa: E402 - imports only click
+
+cli.add_command(stats)
 
 
 # ---------------------------------------------------------------------------- entry point

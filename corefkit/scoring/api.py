@@ -382,6 +382,12 @@ def score(
     if key_read_options or response_read_options:
         options.update(key_read_options=dict(key_read_options or {}),
                        response_read_options=dict(response_read_options or {}))
+    if labelled:  # what the label-reading metrics ran with (e.g. lmuc's weights), as text
+        options["metric_options"] = {
+            m.name: {k: v if isinstance(v, (str, int, float, bool, type(None))) else str(v)
+                     for k, v in {**m.options, **labelled_options.get(m.name, {})}.items()
+                     if not callable(v) and not isinstance(v, dict)}
+            for m in labelled}
     return ScoreReport(
         key=_source_name(key),
         response=_source_name(response),

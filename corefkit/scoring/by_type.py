@@ -7,7 +7,7 @@ document cannot tell, see :mod:`corefkit.analysis.predicates`) and returns
 mention m and R(m) its response entity (∅ when the other side lacks m), for type t:
 
     recall_t    = Σ_{m ∈ key mentions of t}      |K(m) ∩ R(m)| / |K(m)|  /  #key mentions of t
-    precision_t = Σ_{m ∈ response mentions of t} |K(m) ∩ R(m)| / |R(m)|  /  #response mentions of t
+    precision_t = Σ_{m ∈ response mentions of t} |K(m) ∩ R(m)| / |R(m)|  /  #response ... of t
 
 i.e. the B³ sums (Bagga & Baldwin 1998) over the mentions of the type only. A predicate that
 holds for every mention gives the ``bcub`` numbers exactly.
@@ -119,22 +119,30 @@ class ByTypeCounts:
     f1 = None
 
     def notes(self) -> list[str]:
-        """Warnings: types some mentions could not be decided for (file lacks a layer)."""
+        """Warnings, one per type: mentions it could not be tested for (their files lack the
+        annotation the predicate reads) and the scores that therefore do not exist."""
         lines = []
-        for (side, name), docs in self.undecided.items():
+        for name in self.types:
+            sides = [side for side in ("key", "response") if (side, name) in self.undecided]
+            if not sides:
+                continue
             counts = self.per_type.get(name, TypeCounts())
-            left = counts.key_undecided if side == "key" else counts.response_undecided
-            typed = counts.key_mentions if side == "key" else counts.response_mentions
+            left = {"key": counts.key_undecided, "response": counts.response_undecided}
+            docs: list[str] = []
+            for side in sides:
+                docs += [d for d in self.undecided[(side, name)] if d not in docs]
             named = ", ".join(docs[:MAX_NAMED_DOCUMENTS]) + (
                 f" and {len(docs) - MAX_NAMED_DOCUMENTS} more" if len(docs) > MAX_NAMED_DOCUMENTS
                 else "")
-            need = self.needs.get(name) or "annotation the predicate reads"
-            score = "recall" if side == "key" else "precision"
-            outcome = (f"no {side} mention could be typed: by_type.{name} has no {score}"
-                       if typed == 0 and left else
-                       f"its {score} counts the other {side} mentions only")
-            lines.append(f"by_type: {left} {side} mentions could not be tested for {name!r}: "
-                         f"{named} lack {need}; {outcome}")
+            need = self.needs.get(name) or "the annotation the predicate reads"
+            missing = [score for score, value in (("recall", counts.recall),
+                                                  ("precision", counts.precision))
+                       if value is None]
+            outcome = (f"by_type.{name} has no {' and no '.join(missing)}" if missing else
+                       "its scores count the other mentions only")
+            lines.append(f"by_type: {' and '.join(f'{left[s]} {s}' for s in sides)} mentions could "
+                         f"not be tested for {name!r} (documents without {need}: {named}); "
+                         f"{outcome}")
         return lines
 
     def to_json(self) -> dict[str, Any]:
@@ -183,7 +191,9 @@ def _float(value: Fraction | None) -> float | None:
 
 def _text(value: int | Fraction) -> str:
     value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
 
 
 def _percent(value: Fraction | None) -> str:
@@ -299,3 +309,16 @@ register_labelled_metric(LabelledMetric(
     compute,
     {"types": None, "rules": None, "predicates": None},
 ))
+
+
+def by_type_request(metrics: str, types: str | None, rules: str | None
+                    ) -> tuple[str, dict[str, dict[str, Any]]]:
+    """The metric list and options of ``corefkit score --by-type TYPES --type-rules FILE``:
+    ``by_type`` joins the metrics asked for; unknown types and bad rule files fail here,
+    before any file is read."""
+    options = {"types": types if types is not None else "all", "rules": rules}
+    predicates_for(options)
+    names = [m.strip().lower() for m in metrics.split(",")]
+    if BY_TYPE not in names:
+        metrics = f"{metrics},{BY_TYPE}"
+    return metrics, {BY_TYPE: options}

@@ -39,6 +39,7 @@ import csv
 import io
 import os
 import secrets
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from corefkit.errors import UsageError
-from corefkit.scoring.by_type import BY_TYPE, ByTypeCounts
+from corefkit.scoring.by_type import BY_TYPE
 from corefkit.scoring.metrics import CONLL_COMPONENTS, BlancCounts, Counts
 from corefkit.scoring.report import MetricResult, ScoreReport
 
@@ -116,13 +117,19 @@ class Statistic:
         r, p, f = self.evaluate(totals)
         return f if self.f1_only else {"recall": r, "precision": p, "f1": f}[score]
 
+    def defined(self, totals: np.ndarray) -> np.ndarray:
+        """Where the summed counts have a denominator: a resample without a single mention
+        of a type has no score, rather than a score of 0."""
+        return np.any(totals[..., 1::2] != 0, axis=-1)
+
 
 def statistic(name: str, report: ScoreReport) -> Statistic:
     """The :class:`Statistic` of metric ``name`` (``conll``, ``bcub``, ``by_type.generic``,
     ...) of the kind of counts ``report`` holds."""
     if name == "conll":
-        return Statistic(name, lambda ms: sum((_counts_row(ms[m].counts) for m in CONLL_COMPONENTS),
-                                              []), _conll, f1_only=True)
+        return Statistic(name, lambda ms: [x for m in CONLL_COMPONENTS
+                                           for x in _counts_row(ms[m].counts)],
+                         _conll, f1_only=True)
     if name.startswith(BY_TYPE + "."):
         type_name = name[len(BY_TYPE) + 1:]
         return Statistic(name, lambda ms: _counts_row(ms[BY_TYPE].counts[type_name].counts), _prf)
@@ -194,7 +201,12 @@ def bootstrap_weights(documents: int, replicates: int, rng: np.random.Generator
     return chunks
 
 
-def percentile_interval(values: np.ndarray, alpha: float) -> tuple[float, float]:
+def percentile_interval(values: np.ndarray, alpha: float) -> tuple[float, float] | None:
+    """The percentile interval at level 1 − α of the replicates that have a score (None if
+    none has)."""
+    values = values[~np.isnan(values)]
+    if not len(values):
+        return None
     low, high = np.percentile(values, [100 * alpha / 2, 100 * (1 - alpha / 2)])
     return float(low), float(high)
 
@@ -264,8 +276,8 @@ class PairTest:
     p_value: float
     permutations: int
     exact: bool
-    ci_low: float
-    ci_high: float
+    ci_low: float | None
+    ci_high: float | None
     alpha: float
 
     @property
@@ -336,10 +348,10 @@ class Comparison:
     def to_table(self) -> str:
         o = self.options
         level = f"{100 * (1 - o['alpha']):g}%"
-        lines = [f"settings: {len(self.settings)}; score: {o['score']} (conll: F1); "
-                 f"{level} bootstrap intervals over documents ({o['bootstrap']} replicates); "
-                 f"seed {o['seed']}", ""]
-        header = (f"{'setting':<24} {'metric':<22} {'score':>7} {'interval':>17} "
+        lines = [(f"settings: {len(self.settings)}; score: {o['score']} (conll: F1); "
+                  f"{level} bootstrap intervals over documents ({o['bootstrap']} replicates); "
+                  f"seed {o['seed']}"), ""]
+        header = (f"{'setting':<24} {'metric':<22} {'score':>7} {'interval':>19} "
                   f"{'key':>6} {'response':>8}")
         lines += [header, "-" * len(header)]
         for s in self.settings:
@@ -350,10 +362,10 @@ class Comparison:
                 if name.startswith(BY_TYPE + "."):
                     c = s.report.metrics[BY_TYPE].counts[name[len(BY_TYPE) + 1:]]
                     mentions = f"{c.key_mentions:>6} {c.response_mentions:>8}"
-                lines.append(f"{s.label:<24} {name:<22} {_pc(value):>7} {_interval(interval):>17} "
+                lines.append(f"{s.label:<24} {name:<22} {_pc(value):>7} {_interval(interval):>19} "
                              f"{mentions}".rstrip())
-        lines += ["", "generalization gaps (Porada et al. 2024): AGG = |S(in) − S(out)| (eq. 1), "
-                      "TGG_t = |S_t(in) − S_t(out)| (eq. 2)"]
+        lines += ["", ("generalization gaps (Porada et al. 2024): AGG = |S(in) − S(out)| "
+                       "(eq. 1), TGG_t = |S_t(in) − S_t(out)| (eq. 2)")]
         if self.gaps:
             header = (f"{'kind':<4} {'system':<16} {'metric':<22} {'in-domain':<20} "
                       f"{'out-of-domain':<20} {'in':>7} {'out':>7} {'gap':>7} "
@@ -366,15 +378,15 @@ class Comparison:
         else:
             lines.append("none: name the in-domain dataset with --in-domain DATASET or pairs "
                          "with --gap IN_LABEL OUT_LABEL")
-        lines += ["", f"paired permutation tests over documents (α = {o['alpha']:g}; "
-                      f"{o['permutations']} permutations, exact when 2^documents is fewer)"]
+        lines += ["", (f"paired permutation tests over documents (α = {o['alpha']:g}; "
+                       f"{o['permutations']} permutations, exact when 2^documents is fewer)")]
         if self.tests:
             header = (f"{'a':<20} {'b':<20} {'metric':<22} {'a−b':>7} {'p':>8} "
-                      f"{'interval of a−b':>17}  sig")
+                      f"{'interval of a−b':>19}  sig")
             lines += [header, "-" * len(header)]
             for t in self.tests:
                 lines.append(f"{t.a:<20} {t.b:<20} {t.metric:<22} {_pc(t.difference):>7} "
-                             f"{t.p_value:>8.4f} {_interval((t.ci_low, t.ci_high)):>17}  "
+                             f"{t.p_value:>8.4f} {_interval(_pair(t.ci_low, t.ci_high)):>19}  "
                              f"{'*' if t.significant else ''}".rstrip())
         else:
             lines.append("none: no key has two systems")
@@ -452,8 +464,8 @@ class Comparison:
                      yerr=[low, high], capsize=2, label=s.label)
         axes.set_xticks(positions)
         axes.set_xticklabels(self.types)
-        axes.set_ylim(0, 100)
-        score = self.options["score"]
+        axes.set_ylim(0, 105)
+        score = {"f1": "F1"}.get(self.options["score"], self.options["score"])
         axes.set_ylabel(f"B³ {score} (%)")
         axes.set_title(f"Type-restricted B³ {score} by setting "
                        f"({100 * (1 - self.options['alpha']):g}% bootstrap intervals)")
@@ -580,37 +592,22 @@ def compare(
                                + [BY_TYPE]))
     type_options = {"types": chosen_types, "rules": rules, "predicates": predicates}
 
-    labels = [s.label for s in specs]
-    repeated = sorted({x for x in labels if labels.count(x) > 1})
-    if repeated:
-        raise UsageError(f"setting label {repeated[0]!r} is given twice")
+    # every designation is checked before any file is read: scoring takes the time
+    plans = _plan(specs)
+    gap_pairs = _gap_pairs(plans, in_domain, gaps)
     scored: list[Setting] = []
-    datasets_by_key: dict[Any, str] = {}
-    keys_by_dataset: dict[str, Any] = {}
     warnings: list[str] = []
-    for spec in specs:
-        key_name = _source_name(spec.key)
-        system, dataset = split_label(spec.label, key_name)
-        key_id = _source_id(spec.key)
-        if datasets_by_key.setdefault(key_id, dataset) != dataset:
-            raise UsageError(f"settings {spec.label!r} and others share the key {key_name} but "
-                             f"name different datasets ({datasets_by_key[key_id]!r}, {dataset!r})")
-        if keys_by_dataset.setdefault(dataset, key_id) != key_id:
-            raise UsageError(f"dataset {dataset!r} is given with two different keys; a dataset "
-                             "is one key")
+    for spec, plan in zip(specs, plans):
         if progress is not None:
             progress(spec.label)
         report = run(spec.key, spec.response, asked, per_document=True,
                      metric_options={BY_TYPE: type_options}, **(score_options or {}))
         warnings.extend(f"{spec.label}: {w}" for w in report.warnings)
         documents = [d.name for d in report.per_document or []]
-        scored.append(Setting(spec.label, system, dataset, key_name, _source_name(spec.response),
-                              report, documents))
+        scored.append(Setting(spec.label, plan.system, plan.dataset, _source_name(spec.key),
+                              _source_name(spec.response), report, documents))
     statistics = names + [f"{BY_TYPE}.{t}" for t in chosen_types]
     for s in scored:
-        systems = [x.system for x in scored if x.dataset == s.dataset]
-        if systems.count(s.system) > 1:
-            raise UsageError(f"system {s.system!r} is given twice on dataset {s.dataset!r}")
         for name in statistics:
             stat = statistic(name, s.report)
             s.matrices[name] = np.array([stat.row(d.metrics) for d in s.report.per_document or []],
@@ -621,45 +618,45 @@ def compare(
     groups: dict[str, list[Setting]] = {}
     for s in scored:
         groups.setdefault(s.dataset, []).append(s)
-    for g, (dataset, members) in enumerate(groups.items()):
+    for dataset, members in groups.items():
         first = members[0].documents
         for other in members[1:]:
             if other.documents != first:
                 raise UsageError(f"{members[0].label} and {other.label} do not hold the same "
                                  f"documents of dataset {dataset!r}")
-        rng = np.random.default_rng([seed, 2, g])
+        rng = np.random.default_rng([seed, 2, _stable(dataset)])
         weights = bootstrap_weights(len(first), bootstrap, rng)
         for s in members:
             for name in statistics:
                 stat = statistic(name, s.report)
+                totals = [w @ s.matrices[name] for w in weights]
                 s.replicates[name] = np.concatenate(
-                    [stat.value(w @ s.matrices[name], score) for w in weights])
+                    [np.where(stat.defined(t), stat.value(t, score), np.nan) for t in totals])
                 s.intervals[name] = (percentile_interval(s.replicates[name], alpha)
                                      if s.scores[name] is not None else None)
 
     tests: list[PairTest] = []
-    for g, (dataset, members) in enumerate(groups.items()):
+    for dataset, members in groups.items():
         for i, a in enumerate(members):
-            for j in range(i + 1, len(members)):
-                b = members[j]
-                for k, name in enumerate(statistics):
-                    if a.scores[name] is None or b.scores[name] is None:
+            for b in members[i + 1:]:
+                for name in statistics:
+                    score_a, score_b = a.scores[name], b.scores[name]
+                    if score_a is None or score_b is None:
                         warnings.append(f"no test of {name} between {a.label} and {b.label}: "
                                         "the mention type cannot be decided in their files")
                         continue
                     stat = statistic(name, a.report)
-                    # one generator per (pair, metric): adding a metric or a setting leaves
-                    # every other test's permutations, and so its p value, unchanged
-                    rng = np.random.default_rng([seed, 1, g, i, j, k])
+                    # one generator per (pair, metric), named by labels and metric: adding a
+                    # metric or a setting leaves every other test's p value unchanged
+                    rng = np.random.default_rng([seed, 1, _stable(a.label), _stable(b.label),
+                                                 _stable(name)])
                     p, total, exact = permutation_test(a.matrices[name], b.matrices[name], stat,
                                                        score, permutations, rng)
                     low, high = percentile_interval(a.replicates[name] - b.replicates[name],
-                                                    alpha)
-                    tests.append(PairTest(dataset, a.label, b.label, name,
-                                          float(a.scores[name]), float(b.scores[name]),  # type: ignore[arg-type]
-                                          p, total, exact, low, high, alpha))
+                                                    alpha) or (None, None)
+                    tests.append(PairTest(dataset, a.label, b.label, name, float(score_a),
+                                          float(score_b), p, total, exact, low, high, alpha))
 
-    gap_pairs = _gap_pairs(scored, in_domain, gaps)
     found_gaps: list[Gap] = []
     by_label = {s.label: s for s in scored}
     for in_label, out_label in gap_pairs:
@@ -683,7 +680,46 @@ def compare(
                       __version__)
 
 
-def _gap_pairs(settings: list[Setting], in_domain: str | None,
+def _stable(text: str) -> int:
+    """A number for a name that is the same in every run (``hash`` of a str is not)."""
+    return zlib.crc32(text.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class _Plan:
+    label: str
+    system: str
+    dataset: str
+
+
+def _plan(specs: Sequence[SettingSpec]) -> list[_Plan]:
+    """System and dataset of every setting, with the rules on labels and keys checked."""
+    labels = [s.label for s in specs]
+    repeated = sorted({x for x in labels if labels.count(x) > 1})
+    if repeated:
+        raise UsageError(f"setting label {repeated[0]!r} is given twice")
+    plans = []
+    datasets_by_key: dict[Any, str] = {}
+    keys_by_dataset: dict[str, Any] = {}
+    seen: set[tuple[str, str]] = set()
+    for spec in specs:
+        key_name = _source_name(spec.key)
+        system, dataset = split_label(spec.label, key_name)
+        key_id = _source_id(spec.key)
+        if datasets_by_key.setdefault(key_id, dataset) != dataset:
+            raise UsageError(f"settings {spec.label!r} and others share the key {key_name} but "
+                             f"name different datasets ({datasets_by_key[key_id]!r}, {dataset!r})")
+        if keys_by_dataset.setdefault(dataset, key_id) != key_id:
+            raise UsageError(f"dataset {dataset!r} is given with two different keys; a dataset "
+                             "is one key")
+        if (system, dataset) in seen:
+            raise UsageError(f"system {system!r} is given twice on dataset {dataset!r}")
+        seen.add((system, dataset))
+        plans.append(_Plan(spec.label, system, dataset))
+    return plans
+
+
+def _gap_pairs(settings: Sequence[_Plan], in_domain: str | None,
                explicit: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     labels = {s.label: s for s in settings}
     pairs: list[tuple[str, str]] = []

@@ -7,23 +7,25 @@ for a key entity and w_s for a response ("system") entity. Their linguistically 
 (§3) weigh *links* by the types of the mentions they join, so that resolving a pronoun to a
 name counts for more or less than resolving two nominals:
 
-* link weight, first rule that applies (§3.1): the link involves a name → w_nam; else it
+* link weight, the first rule that applies (§3): the link involves a name → w_nam; else it
   involves a nominal → w_nom; else → w_pro (pronouns, and here also zeros and mentions of
   type "other");
 * w_c^L(K_i ∩ R_j) and w_k^L(K_i) are the weights of maximum spanning trees over those mentions
-  (§3.2, eq. 8–9): a set of n mentions needs n − 1 links, and the MST takes the most valuable
+  (§3, eq. 8–11): a set of n mentions needs n − 1 links, and the MST takes the most valuable
   ones, whatever links a system happened to output;
-* w_s^L(R_j) counts only *spurious* links as precision errors (§3.4, eq. 10–11): R_j falls into
+* w_s^L(R_j) counts only *spurious* links as precision errors (§3.4): R_j falls into
   parts, its mentions of each key entity (and each mention the key lacks, alone); the links
   inside a part are correct even when they are not the ones an MST of R_j would take
   ("suboptimal but correct links are not precision errors"), so each part weighs its own MST,
   and the t − 1 spurious links that join the t parts are counted with the largest total weight:
   the maximum spanning tree of the graph whose nodes are the parts and whose edge between two
   parts is their heaviest link;
-* a singleton entity has no link; it weighs w_sing (§3.3), and corefkit treats that weight as a
-  self-link, which key and response have in common when both have the mention as a singleton
-  entity (the way LEA resolves singletons). Weight vectors W = (w_nam, w_nom, w_pro, w_sing) are
-  those of §4; the default is W4 = (1.0, 0.75, 0.5, 1.0).
+* a singleton entity has no link; it weighs w_sing. *corefkit's reading* (the full text of
+  the paper was not at hand when this was written; the issue's summary of it was): that weight
+  is a self-link, which key and response have in common when both have the mention as a
+  singleton entity (the way LEA resolves singletons) — a mention that is a singleton on one
+  side only resolves nothing, so no recall can exceed 1. Weight vectors
+  W = (w_nam, w_nom, w_pro, w_sing) are those of §4; the default is W4 = (1.0, 0.75, 0.5, 1.0).
 
 With these, for key entities K_i, response entities R_j and c_ij = w_c^L(K_i ∩ R_j):
 
@@ -91,7 +93,7 @@ class LinkWeights:
     singleton: Fraction
 
     def link(self, a: int, b: int) -> Fraction:
-        """The weight of a link between mentions of categories a and b (§3.1: the first rule
+        """The weight of a link between mentions of categories a and b (§3: the first rule
         that applies — a name is involved, else a nominal, else neither)."""
         if a == NAM or b == NAM:
             return self.name
@@ -143,6 +145,22 @@ def parse_weights(value: Any) -> LinkWeights:
                          "weight makes whole entities weightless (use a small positive weight). "
                          "SING may be 0: singletons then carry no weight")
     return LinkWeights(*numbers)
+
+
+def lweights_request(metrics: str | Sequence[str] | None, lweights: str,
+                     metric_options: dict[str, dict[str, Any]] | None = None
+                     ) -> dict[str, dict[str, Any]]:
+    """The ``metric_options`` of ``score()`` for ``--lweights``: the weights for each of the four
+    metrics; a UsageError when none of them is asked for (the option would do nothing)."""
+    weights = parse_weights(lweights)
+    names = metrics.split(",") if isinstance(metrics, str) else list(metrics or ())
+    if not {n.strip().lower() for n in names} & set(METRIC_NAMES):
+        raise UsageError("--lweights sets the weights of lmuc, lbcub, lceafm and lceafe; ask for "
+                         "them with -m (e.g. -m muc,lmuc,lbcub,lceafm,lceafe)")
+    options = {name: dict(value) for name, value in (metric_options or {}).items()}
+    for name in METRIC_NAMES:
+        options.setdefault(name, {})["weights"] = weights
+    return options
 
 
 # ============================================================================ spanning trees
