@@ -111,3 +111,20 @@ def test_csv_and_table():
     assert float(rows[0]["f1"]) == pytest.approx(8 / 13)
     table = report.to_table()
     assert "ceafm" in table and "61.54" in table and "document: LuoTestCase" in table
+
+
+@pytest.mark.parametrize("key, response, options", [
+    ("corpora/gum/dep/GUM_letter_arendt.conllu", "corpora/gum/dep/GUM_letter_arendt.conllu",
+     {"metrics": "all,mor,zero,lmuc,lbcub,lceafm,lceafe,by_type"}),
+    ("corpora/codi-crac22/AMI_dev_v2.2022.ES2004a.CONLLUA",
+     "corpora/codi-crac22/AMI_dev_v2.2022.ES2004a.CONLLUA", {"explain": True}),
+    ("corpora/lcc/116363.nkas.json", "corpora/lcc/116363.nkas.json",
+     {"metrics": "dominant", "response_read_options": {"layer": "manualCoreferences@2"}}),
+])
+def test_every_metric_family_matches_the_schema(schema, key, response, options):
+    from tests.conftest import SHARED
+
+    report = corefkit.score(SHARED / key, SHARED / response, **options)
+    data = json.loads(json.dumps(report.to_json()))
+    jsonschema.validate(data, schema)
+    assert set(data["metrics"]) <= set(schema["properties"]["metrics"]["properties"])
