@@ -28,21 +28,31 @@ over ``form``, ``lemma``, ``upos``, ``xpos``, ``feats``, ``deprel`` or ``ner`` (
 class: an LCC NER layer, or the OntoNotes NE column of CoNLL-2012 files), ``{"zero": true}``
 (every token is an empty node), ``{"capitalized": true}`` (the head begins with a capital and is
 not the first word of its sentence, or the same word is capitalised inside a sentence elsewhere
-in the document), and ``{"all": [...]}``, ``{"any": [...]}``, ``{"not": C}``, ``{}``.
+in the document), and ``{"all": [...]}``, ``{"any": [...]}``, ``{"not": C}``, ``{}``. The
+language is the one the dominant-mention rankings speak too (:mod:`corefkit.analysis.rules`);
+``attribute``, ``zero``, ``capitalized`` and the ``deprel`` field are this table's own.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import os
-import re
 from collections import Counter
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corefkit.analysis.rules import (
+    Condition,
+    ConditionCompiler,
+    DocumentContext,
+    HeadRule,
+    MentionView,
+    compile_regex,
+    named_entity_classes,  # noqa: F401  (part of this module's public names)
+    read_table,
+    table_path,
+)
 from corefkit.errors import UsageError
 from corefkit.model import IDENTITY, Document, Mention
 
@@ -54,9 +64,6 @@ TOKEN_FIELDS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "ner")
 # The source reported for a mention no source decides (the table's "default" type).
 NO_EVIDENCE = "none"
 
-Condition = Callable[["_MentionView"], bool]
-TokenTest = tuple[str, "re.Pattern[str]"]
-
 
 @dataclass(frozen=True)
 class MentionType:
@@ -64,14 +71,6 @@ class MentionType:
 
     type: str
     source: str
-
-
-@dataclass(frozen=True)
-class HeadRule:
-    tree: bool = True
-    fallback: str = "first"
-    skip: tuple[TokenTest, ...] = ()
-    stop: tuple[TokenTest, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,27 +113,17 @@ def load_type_table(name: str | os.PathLike[str] | TypeTable | None = None) -> T
     if isinstance(name, TypeTable):
         return name
     name = DEFAULT_TABLE if name in (None, "") else os.fspath(name)
-    shipped = SCHEMAS / ("mention-types.json" if name == DEFAULT_TABLE
-                         else f"mention-types-{name}.json")
-    if shipped.is_file():
-        return _load_file(str(shipped))
-    if name.endswith(".json") or os.sep in name or os.path.isfile(name):
-        return _load_file(os.path.abspath(name))
-    raise UsageError(f"unknown mention-type table {name!r}; shipped tables: "
-                     f"{', '.join(available_tables())}, or a path to a JSON file")
+    path = table_path(name, SCHEMAS / ("mention-types.json" if name == DEFAULT_TABLE
+                                       else f"mention-types-{name}.json"))
+    if path is None:
+        raise UsageError(f"unknown mention-type table {name!r}; shipped tables: "
+                         f"{', '.join(available_tables())}, or a path to a JSON file")
+    return _load_file(path)
 
 
 @functools.cache
 def _load_file(path: str) -> TypeTable:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        raise UsageError(f"cannot read the mention-type table {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: the mention-type table is not valid "
-                         f"JSON ({exc.msg})") from None
-    return compile_type_table(data, where=path)
+    return compile_type_table(read_table(path, "mention-type table"), where=path)
 
 
 def compile_type_table(data: Any, where: str = "<mention-type table>") -> TypeTable:
@@ -171,16 +160,16 @@ def compile_type_table(data: Any, where: str = "<mention-type table>") -> TypeTa
             if not isinstance(rule, dict) or set(rule) != {"when", "type"}:
                 raise UsageError(f"{here}: a rule is {{\"when\": CONDITION, \"type\": TYPE}}, got {rule!r}")
             _check_type(rule["type"], here)
-            compiled_rules.append((_condition(rule["when"], here), rule["type"]))
+            compiled_rules.append((_RULES.condition(rule["when"], here), rule["type"]))
         otherwise = source.get("else")
         if otherwise is not None:
             _check_type(otherwise, f"{here}: else")
             if "applies" not in source:
                 raise UsageError(f"{here}: 'else' needs 'applies' (which mentions the source decides)")
-        applies = _condition(source["applies"], here) if "applies" in source else None
+        applies = _RULES.condition(source["applies"], here) if "applies" in source else None
         compiled.append(TypeSource(source["name"], str(source.get("title", "")),
                                    tuple(compiled_rules), applies, otherwise,
-                                   _head_rule(source.get("head", {}), here)))
+                                   _RULES.head_rule(source.get("head", {}), here)))
     return TypeTable(str(data.get("name", where)), str(data.get("title", "")), tuple(compiled),
                      default, where)
 
@@ -190,100 +179,45 @@ def _check_type(value: Any, where: str) -> None:
         raise UsageError(f"{where}: unknown mention type {value!r} (types: {', '.join(TYPES)})")
 
 
-def _head_rule(value: Any, where: str) -> HeadRule:
-    if not isinstance(value, dict) or set(value) - {"tree", "fallback", "skip", "stop"}:
-        raise UsageError(f"{where}: 'head' takes 'tree', 'fallback', 'skip' and 'stop'")
-    fallback = value.get("fallback", "first")
-    if fallback not in ("first", "last"):
-        raise UsageError(f"{where}: head 'fallback' must be 'first' or 'last', not {fallback!r}")
-    tree = value.get("tree", True)
-    if not isinstance(tree, bool):
-        raise UsageError(f"{where}: head 'tree' must be true or false")
-    return HeadRule(tree, fallback, _token_tests(value.get("skip", []), f"{where}: head skip"),
-                    _token_tests(value.get("stop", []), f"{where}: head stop"))
+class _TypeRules(ConditionCompiler):
+    """The conditions of a mention-type table (see the module docstring)."""
 
+    token_fields = TOKEN_FIELDS
+    flags = ("zero", "capitalized")
+    conditions = ("attribute", "head", "any_token", "all_tokens", "zero", "capitalized", "all",
+                  "any", "not")
+    one_key = "exactly one key (or 'attribute' with 'match')"
+    all_tokens_of_none = False
+    head_keys = ("tree", "fallback", "skip", "stop")
 
-def _regex(pattern: Any, where: str) -> re.Pattern[str]:
-    if not isinstance(pattern, str):
-        raise UsageError(f"{where}: a pattern must be a string, got {pattern!r}")
-    try:
-        return re.compile(pattern)
-    except re.error as exc:
-        raise UsageError(f"{where}: bad regular expression {pattern!r}: {exc}") from None
-
-
-def _token_test(value: Any, where: str) -> TokenTest:
-    if not isinstance(value, dict) or set(value) != {"field", "match"}:
-        raise UsageError(f"{where}: a token test is {{\"field\": F, \"match\": REGEX}}, got {value!r}")
-    if value["field"] not in TOKEN_FIELDS:
-        raise UsageError(f"{where}: unknown token field {value['field']!r} "
-                         f"(fields: {', '.join(TOKEN_FIELDS)})")
-    return value["field"], _regex(value["match"], where)
-
-
-def _token_tests(values: Any, where: str) -> tuple[TokenTest, ...]:
-    if not isinstance(values, list):
-        raise UsageError(f"{where}: expected a list of token tests")
-    return tuple(_token_test(v, where) for v in values)
-
-
-def _condition(value: Any, where: str) -> Condition:
-    """Compile one condition object (see the module docstring) into a predicate."""
-    if not isinstance(value, dict):
-        raise UsageError(f"{where}: a condition is a JSON object, got {value!r}")
-    if not value:
-        return lambda view: True
-    if set(value) == {"attribute", "match"}:
-        name, regex = value["attribute"], _regex(value["match"], where)
+    def special(self, value: dict[str, Any], where: str) -> Condition | None:
+        if set(value) != {"attribute", "match"}:
+            return None
+        name, regex = value["attribute"], compile_regex(value["match"], where)
         if not isinstance(name, str):
             raise UsageError(f"{where}: 'attribute' names a mention attribute, got {name!r}")
         return lambda view: any(regex.search(v) for v in view.attribute(name))
-    if len(value) != 1:
-        raise UsageError(f"{where}: a condition has exactly one key (or 'attribute' with "
-                         f"'match'), got {', '.join(value)}")
-    (key, arg), = value.items()
-    if key in ("all", "any"):
-        if not isinstance(arg, list):
-            raise UsageError(f"{where}: '{key}' takes a list of conditions")
-        parts = [_condition(c, where) for c in arg]
-        if key == "all":
-            return lambda view: all(p(view) for p in parts)
-        return lambda view: any(p(view) for p in parts)
-    if key == "not":
-        inner = _condition(arg, where)
-        return lambda view: not inner(view)
-    if key in ("head", "any_token", "all_tokens"):
-        name, regex = _token_test(arg, where)
-        if key == "head":
-            return lambda view: view.test(view.head, name, regex)
-        if key == "any_token":
-            return lambda view: any(view.test(t, name, regex) for t in view.mention.tokens)
-        return lambda view: bool(view.mention.tokens) and all(
-            view.test(t, name, regex) for t in view.mention.tokens)
-    if key in ("zero", "capitalized"):
-        if not isinstance(arg, bool):
-            raise UsageError(f"{where}: '{key}' takes true or false")
-        if key == "zero":
-            return lambda view: view.zero is arg
-        return lambda view: view.capitalized is arg
-    raise UsageError(f"{where}: unknown condition {key!r} (conditions: attribute, head, any_token, "
-                     "all_tokens, zero, capitalized, all, any, not)")
+
+
+_RULES = _TypeRules()
 
 
 # ============================================================================ typing
-class MentionTyper:
+class MentionTyper(DocumentContext):
     """Types the mentions of one document; results and per-document facts are cached.
 
     ``typer(mention)`` gives a :class:`MentionType`. The typer reads the document and never
     changes it.
     """
 
+    # "-" is OntoNotes' empty cell; a form is a word whatever it looks like
+    missing = (None, "_", "-", "")
+    form_as_is = True
+
     def __init__(self, doc: Document, table: TypeTable | str | None = None) -> None:
-        self.doc = doc
+        super().__init__(doc)
         self.table = load_type_table(table)
         self._cache: dict[Mention, MentionType] = {}
-        self._ids: dict[int, dict[str, int]] = {}
-        self._ner: dict[int, str] | None = None
         self._capitals: set[str] | None = None
         self._initial: dict[int, int] = {}
 
@@ -305,21 +239,7 @@ class MentionTyper:
                 return MentionType(source.otherwise, source.name)
         return MentionType(self.table.default, NO_EVIDENCE)
 
-    # ------------------------------------------------------------------ token facts
-    def field(self, index: int, name: str) -> str | None:
-        token = self.doc.tokens[index]
-        if name == "ner":
-            return self.ner_label(index)
-        if name == "form":
-            return token.form
-        value = getattr(token, name)
-        return None if value in (None, "_", "-", "") else value
-
-    def ner_label(self, index: int) -> str | None:
-        if self._ner is None:
-            self._ner = named_entity_classes(self.doc)
-        return self._ner.get(index)
-
+    # ------------------------------------------------------------------ capitals
     def sentence_initial(self, index: int) -> bool:
         """Whether the token is the first word of its sentence (punctuation not counted)."""
         token = self.doc.tokens[index]
@@ -338,98 +258,12 @@ class MentionTyper:
                               if t.form[:1].isupper() and not self.sentence_initial(t.index)}
         return self._capitals
 
-    def tree_head(self, mention: Mention) -> int | None:
-        """The mention token whose parent lies outside it (nearest the root, then leftmost);
-        None when the sentence has no tree."""
-        tokens = [i for i in mention.tokens if not self.doc.tokens[i].is_empty]
-        if not tokens:
-            return None
-        inside = set(mention.tokens)
-        candidates = []
-        for i in tokens:
-            parent = self._parent(i)
-            if parent is False:
-                return None
-            if parent is None or parent not in inside:
-                candidates.append((self._depth(i), i))
-        return min(candidates)[1] if candidates else None
 
-    def _parent(self, index: int) -> int | None | bool:
-        """Parent token index, None for the root, False when there is no tree."""
-        token = self.doc.tokens[index]
-        if token.id in (None, "_") or token.head in (None, "_", ""):
-            return False
-        if token.head == "0":
-            return None
-        ids = self._ids.get(token.sentence)
-        if ids is None:
-            sentence = self.doc.sentences[token.sentence]
-            ids = {self.doc.tokens[j].id: j for j in sentence.token_indices()
-                   if self.doc.tokens[j].id is not None}
-            self._ids[token.sentence] = ids
-        parent = ids.get(token.head)
-        return False if parent is None else parent
-
-    def _depth(self, index: int) -> int:
-        depth, seen = 0, {index}
-        parent = self._parent(index)
-        while isinstance(parent, int) and not isinstance(parent, bool) and parent not in seen:
-            seen.add(parent)
-            depth += 1
-            parent = self._parent(parent)
-        return depth
-
-    def head(self, mention: Mention, rule: HeadRule) -> int | None:
-        """Annotated head, else the tree head (if the rule allows), else the fallback."""
-        if mention.head is not None:
-            return mention.head
-        if not mention.tokens:
-            return None
-        if rule.tree:
-            found = self.tree_head(mention)
-            if found is not None:
-                return found
-        kept: list[int] = []
-        for index in mention.tokens:
-            if kept and self._matches(index, rule.stop):
-                break
-            if self._matches(index, rule.skip):
-                continue
-            kept.append(index)
-        if not kept:
-            kept = list(mention.tokens)
-        return kept[-1] if rule.fallback == "last" else kept[0]
-
-    def _matches(self, index: int, tests: Iterable[TokenTest]) -> bool:
-        for name, regex in tests:
-            value = self.field(index, name)
-            if value is not None and regex.search(value):
-                return True
-        return False
-
-
-class _MentionView:
+class _MentionView(MentionView):
     """What a source's conditions look at for one mention (the head is found once)."""
 
-    __slots__ = ("_head", "mention", "rule", "typer")
-
-    def __init__(self, typer: MentionTyper, mention: Mention, rule: HeadRule) -> None:
-        self.typer = typer
-        self.mention = mention
-        self.rule = rule
-        self._head: int | None | bool = False
-
-    @property
-    def head(self) -> int | None:
-        if self._head is False:
-            self._head = self.typer.head(self.mention, self.rule)
-        return self._head  # type: ignore[return-value]
-
-    def test(self, index: int | None, name: str, regex: re.Pattern[str]) -> bool:
-        if index is None:
-            return False
-        value = self.typer.field(index, name)
-        return value is not None and regex.search(value) is not None
+    __slots__ = ()
+    context: MentionTyper
 
     def attribute(self, name: str) -> list[str]:
         value = self.mention.attrs.get(name)
@@ -443,46 +277,20 @@ class _MentionView:
 
     @property
     def zero(self) -> bool:
-        return self.typer.doc.is_zero(self.mention)
+        return self.context.doc.is_zero(self.mention)
 
     @property
     def capitalized(self) -> bool:
         head = self.head
         if head is None:
             return False
-        form = self.typer.doc.tokens[head].form
+        form = self.context.doc.tokens[head].form
         if not form[:1].isupper():
             return False
-        if not self.typer.sentence_initial(head):
+        if not self.context.sentence_initial(head):
             return True
         # a sentence-initial capital says nothing by itself: "The", "Anne"
-        return form in self.typer.capitalized_inside()
-
-
-def named_entity_classes(doc: Document) -> dict[int, str]:
-    """Named-entity class per token index: ``token.attrs["ner"]`` (LCC NER layer), else the
-    OntoNotes NE column of CoNLL-2012 files (column 11 of the 12+N layout: ``(PERSON*``,
-    ``*``, ``*)``, ``(GPE)``)."""
-    labels: dict[int, str] = {}
-    current: str | None = None
-    for token in doc.tokens:
-        if "ner" in token.attrs:
-            labels[token.index] = str(token.attrs["ner"])
-            continue
-        columns = token.attrs.get("conll_columns")
-        if not columns or len(columns) < 11:
-            current = None
-            continue
-        cell = columns[10]
-        if cell.startswith("("):
-            label = cell[1:].rstrip(")").rstrip("*")
-            labels[token.index] = label
-            current = None if cell.endswith(")") else label
-        elif current is not None:
-            labels[token.index] = current
-            if cell.endswith(")"):
-                current = None
-    return labels
+        return form in self.context.capitalized_inside()
 
 
 # ============================================================================ conveniences

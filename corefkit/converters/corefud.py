@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO
 from urllib.parse import unquote
 
+from corefkit.converters.conllu_comments import NEWDOC_RE, SENT_ID_RE, SPEAKER_RE, sentence_text
 from corefkit.converters.io import iter_line_chunks
 from corefkit.converters.loss import (
     MAX_EXAMPLES,
@@ -44,9 +45,6 @@ DECLARATION_RE = re.compile(r"^#\s*global\.Entity\s*=\s*(.*?)\s*$")
 SNIFF_DECLARATION_RE = re.compile(r"^#\s*global\.Entity\s*=", re.MULTILINE)
 SNIFF_TOKEN_RE = re.compile(r"^[0-9][^\t\n]*(?:\t[^\t\n]*){8}\t[^\t\n]*Entity=", re.MULTILINE)
 META_RE = re.compile(r"^#\s*meta::([^=]*?)\s*=\s?(.*)$")
-SENT_ID_RE = re.compile(r"^#\s*sent_id\s*=\s*(.*?)\s*$")
-SPEAKER_RE = re.compile(r"^#\s*speaker\s*=\s*(.*?)\s*$")
-NEWDOC_RE = re.compile(r"^#\s*newdoc(?:\s+id\s*=\s*(.*?))?\s*$")
 BARE_NUMBER_CHUNKS_RE = re.compile(r"^[0-9()]+$")
 WORD_ID_RE = re.compile(r"^[1-9][0-9]*$")
 EMPTY_ID_RE = re.compile(r"^([0-9]+)\.([1-9][0-9]*)$")
@@ -1250,7 +1248,7 @@ class _DocumentWriter:
                 comments.append(line)
         else:
             comments = [f"# sent_id = {sentence.sent_id or f'{doc.id}-{sentence.index + 1}'}",
-                        f"# text = {_sentence_text(doc, sentence)}"]
+                        f"# text = {sentence_text(doc, sentence)}"]
             if sentence.speaker:
                 comments.append(f"# speaker = {sentence.speaker}")
             comments += [c if c.startswith("#") else f"# {c}" for c in sentence.comments]
@@ -1349,19 +1347,6 @@ class _DocumentWriter:
 
 def _cell(value: str | None) -> str:
     return "_" if value is None or value == "" else value
-
-
-def _sentence_text(doc: Document, sentence: Sentence) -> str:
-    pieces = []
-    for index in range(sentence.start, sentence.stop):
-        token = doc.tokens[index]
-        if token.is_empty:
-            continue
-        pieces.append(token.form)
-        misc = token.misc or ""
-        if "SpaceAfter=No" not in misc.split("|"):
-            pieces.append(" ")
-    return "".join(pieces).rstrip()
 
 
 def _misc_items(misc: str | None) -> list[str]:

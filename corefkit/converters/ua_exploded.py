@@ -74,6 +74,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO
 
+from corefkit.converters.conllu_comments import NEWDOC_RE, SENT_ID_RE, SPEAKER_RE, sentence_text
 from corefkit.converters.io import iter_lines
 from corefkit.converters.loss import (
     MAX_EXAMPLES,
@@ -94,10 +95,7 @@ COLUMNS_LINE = "# global.columns = " + " ".join(DEFAULT_COLUMNS)
 
 COLUMNS_RE = re.compile(r"^#\s*global\.columns\s*=\s*(.*?)\s*$")
 SNIFF_RE = re.compile(r"^#\s*global\.columns\s*=[^\n]*\bIDENTITY\b", re.MULTILINE)
-NEWDOC_RE = re.compile(r"^#\s*newdoc\b(?:\s+id\s*=\s*(.*?))?\s*$")
-SENT_ID_RE = re.compile(r"^#\s*sent_id\s*=\s*(.*?)\s*$")
 TEXT_RE = re.compile(r"^#\s*text\s*=")
-SPEAKER_RE = re.compile(r"^#\s*speaker\s*=\s*(.*?)\s*$")
 SETTING_RE = re.compile(r"^#\s*setting\s*$")
 EMPTY_ID_RE = re.compile(r"^([0-9]+)\.([0-9]+)$")
 PSEUDO_RE = re.compile(r"^(.*?)[-_]pseudo$", re.IGNORECASE)
@@ -1451,7 +1449,7 @@ class _Plan:
             comments.insert(at, f"# sent_id = {sent_id}")
         if not any(TEXT_RE.match(c) for c in comments):
             at = next(i for i, c in enumerate(comments) if SENT_ID_RE.match(c)) + 1
-            comments.insert(at, f"# text = {_sentence_text(doc, sentence)}")
+            comments.insert(at, f"# text = {sentence_text(doc, sentence)}")
         if sentence.speaker is not None and sentence.speaker != running_speaker and \
                 not any(SPEAKER_RE.match(c) for c in comments):
             at = next(i for i, c in enumerate(comments) if SENT_ID_RE.match(c))
@@ -1609,18 +1607,6 @@ def _has_space(value: str) -> bool:
 
 def _comment_line(comment: str) -> str:
     return comment if comment.startswith("#") else f"# {comment}"
-
-
-def _sentence_text(doc: Document, sentence: Sentence) -> str:
-    pieces = []
-    for index in range(sentence.start, sentence.stop):
-        token = doc.tokens[index]
-        if token.is_empty:
-            continue
-        pieces.append(token.form)
-        if "SpaceAfter=No" not in (token.misc or "").split("|"):
-            pieces.append(" ")
-    return "".join(pieces).rstrip()
 
 
 def _join_rows(rows: list[list[str]], align_spaces: bool) -> list[str]:

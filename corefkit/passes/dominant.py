@@ -22,6 +22,10 @@ tokens are name tokens, for the ``partial`` test). Conditions are JSON objects:
 * ``{"ellipsis": true}``: a zero mention or an LCC ellipsis anchor;
 * ``{"all": [...]}``, ``{"any": [...]}``, ``{"not": C}``; ``{}`` always holds.
 
+The condition language is the one the mention-type table speaks too
+(:mod:`corefkit.analysis.rules`); ``type``, ``partial``, ``ellipsis`` and the ``shape`` field
+are this pass's own.
+
 The pass writes ``mention.attrs["dominant"] = <rank name>`` on exactly one mention of every
 identity entity (an entity without an eligible mention gets its earliest mention, with the
 rank name ``fallback: earliest mention``), and removes marks left by an earlier run.
@@ -30,16 +34,24 @@ rank name ``fallback: earliest mention``), and removes marks left by an earlier 
 from __future__ import annotations
 
 import functools
-import json
-import os
 import re
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from corefkit.analysis.rules import (
+    Condition,
+    ConditionCompiler,
+    DocumentContext,
+    HeadRule,
+    MentionView,
+    TokenTest,
+    compile_regex,
+    read_table,
+    table_path,
+)
 from corefkit.errors import Repair, UsageError
-from corefkit.model import IDENTITY, Document, Entity, Mention, Token
+from corefkit.model import IDENTITY, Document, Entity, Mention
 from corefkit.passes.registry import register_pass
 
 RANKINGS_DIR = Path(__file__).resolve().parent.parent / "schemas" / "dominant"
@@ -48,18 +60,6 @@ FALLBACK = "fallback: earliest mention"
 AUTO = "auto"
 TOKEN_FIELDS = ("form", "lemma", "upos", "xpos", "feats", "ner", "shape")
 PREFER = ("earliest", "longest")
-
-Condition = Callable[["_MentionView"], bool]
-TokenTest = tuple[str, re.Pattern[str]]
-
-
-@dataclass(frozen=True)
-class HeadRule:
-    """How to find a mention's head when it has no annotated head and no dependency tree."""
-
-    fallback: str = "first"                 # "first" or "last" of the kept tokens
-    skip: tuple[TokenTest, ...] = ()        # tokens never taken as head (punctuation)
-    stop: tuple[TokenTest, ...] = ()        # tokens that end the head's phrase ("of", ",")
 
 
 @dataclass(frozen=True)
@@ -85,26 +85,16 @@ def available_rankings() -> list[str]:
 
 @functools.lru_cache(maxsize=None)
 def _load_file(path: str) -> Ranking:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        raise UsageError(f"cannot read the ranking file {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: the ranking file is not valid JSON "
-                         f"({exc.msg})") from None
-    return compile_ranking(data, where=path)
+    return compile_ranking(read_table(path, "ranking file"), where=path)
 
 
 def load_ranking(name: str) -> Ranking:
     """A shipped ranking by name (``lithuanian``, ``ud``, ...) or a ranking file by path."""
-    shipped = RANKINGS_DIR / f"{name}.json"
-    if shipped.is_file():
-        return _load_file(str(shipped))
-    if name.endswith(".json") or os.sep in name or os.path.isfile(name):
-        return _load_file(os.path.abspath(name))
-    raise UsageError(f"unknown dominant-mention ranking {name!r}; known rankings: "
-                     f"{', '.join([AUTO, *available_rankings()])}, or a path to a JSON file")
+    path = table_path(name, RANKINGS_DIR / f"{name}.json")
+    if path is None:
+        raise UsageError(f"unknown dominant-mention ranking {name!r}; known rankings: "
+                         f"{', '.join([AUTO, *available_rankings()])}, or a path to a JSON file")
+    return _load_file(path)
 
 
 def compile_ranking(data: Any, where: str = "<ranking>") -> Ranking:
@@ -122,7 +112,8 @@ def compile_ranking(data: Any, where: str = "<ranking>") -> Ranking:
     for i, rank in enumerate(ranks):
         if not isinstance(rank, dict) or not isinstance(rank.get("name"), str) or "when" not in rank:
             raise UsageError(f"{where}: rank {i + 1} must be an object with 'name' and 'when'")
-        compiled_ranks.append((rank["name"], _condition(rank["when"], f"{where}: rank {rank['name']!r}")))
+        when = _RULES.condition(rank["when"], f"{where}: rank {rank['name']!r}")
+        compiled_ranks.append((rank["name"], when))
     never = data.get("never", [])
     if not isinstance(never, list):
         raise UsageError(f"{where}: 'never' must be a list of conditions")
@@ -130,92 +121,41 @@ def compile_ranking(data: Any, where: str = "<ranking>") -> Ranking:
     if prefer not in PREFER:
         raise UsageError(f"{where}: 'prefer' must be one of {', '.join(PREFER)}, not {prefer!r}")
     head = data.get("head", {})
-    if not isinstance(head, dict) or set(head) - {"fallback", "skip", "stop"}:
-        raise UsageError(f"{where}: 'head' takes 'fallback', 'skip' and 'stop'")
-    fallback = head.get("fallback", "first")
-    if fallback not in ("first", "last"):
-        raise UsageError(f"{where}: head 'fallback' must be 'first' or 'last', not {fallback!r}")
+    # the shape of 'head' is checked here, its token tests below after those of 'never': the
+    # order in which a file with several mistakes has always been told about them
+    _RULES.check_head_rule(head, where)
     names = data.get("names", {"tokens": [], "key": "form"})
     if not isinstance(names, dict) or names.get("key", "form") not in ("form", "lemma"):
         raise UsageError(f"{where}: 'names' must be {{\"tokens\": [tests], \"key\": \"form\"|\"lemma\"}}")
     return Ranking(
         name=str(data.get("name", where)),
         title=str(data.get("title", "")),
-        never=tuple(_condition(c, f"{where}: never") for c in never),
+        never=tuple(_RULES.condition(c, f"{where}: never") for c in never),
         ranks=tuple(compiled_ranks),
         prefer=prefer,
-        head=HeadRule(
-            fallback,
-            _token_tests(head.get("skip", []), f"{where}: head skip"),
-            _token_tests(head.get("stop", []), f"{where}: head stop"),
-        ),
-        name_tokens=_token_tests(names.get("tokens", []), f"{where}: names"),
+        head=_RULES.head_rule(head, where),
+        name_tokens=_RULES.token_tests(names.get("tokens", []), f"{where}: names"),
         name_key=names.get("key", "form"),
         source=str(data.get("source", "")),
     )
 
 
-def _token_test(value: Any, where: str) -> TokenTest:
-    if not isinstance(value, dict) or set(value) != {"field", "match"}:
-        raise UsageError(f"{where}: a token test is {{\"field\": F, \"match\": REGEX}}, got {value!r}")
-    if value["field"] not in TOKEN_FIELDS:
-        raise UsageError(f"{where}: unknown token field {value['field']!r} "
-                         f"(fields: {', '.join(TOKEN_FIELDS)})")
-    return value["field"], _regex(value["match"], where)
+class _RankingRules(ConditionCompiler):
+    """The conditions of a ranking file (see the module docstring)."""
 
+    token_fields = TOKEN_FIELDS
+    flags = ("partial", "ellipsis")
+    conditions = ("all", "any", "not", "head", "any_token", "all_tokens", "type", "partial",
+                  "ellipsis")
 
-def _token_tests(values: Any, where: str) -> tuple[TokenTest, ...]:
-    if not isinstance(values, list):
-        raise UsageError(f"{where}: expected a list of token tests")
-    return tuple(_token_test(v, where) for v in values)
-
-
-def _regex(pattern: Any, where: str) -> re.Pattern[str]:
-    if not isinstance(pattern, str):
-        raise UsageError(f"{where}: a pattern must be a string, got {pattern!r}")
-    try:
-        return re.compile(pattern)
-    except re.error as exc:
-        raise UsageError(f"{where}: bad regular expression {pattern!r}: {exc}") from None
-
-
-def _condition(value: Any, where: str) -> Condition:
-    """Compile one condition object (see the module docstring) into a predicate."""
-    if not isinstance(value, dict):
-        raise UsageError(f"{where}: a condition is a JSON object, got {value!r}")
-    if not value:
-        return lambda view: True
-    if len(value) != 1:
-        raise UsageError(f"{where}: a condition has exactly one key, got {', '.join(value)}")
-    (key, arg), = value.items()
-    if key in ("all", "any"):
-        if not isinstance(arg, list):
-            raise UsageError(f"{where}: '{key}' takes a list of conditions")
-        parts = [_condition(c, where) for c in arg]
-        if key == "all":
-            return lambda view: all(p(view) for p in parts)
-        return lambda view: any(p(view) for p in parts)
-    if key == "not":
-        inner = _condition(arg, where)
-        return lambda view: not inner(view)
-    if key in ("head", "any_token", "all_tokens"):
-        field, regex = _token_test(arg, where)
-        if key == "head":
-            return lambda view: view.test(view.head, field, regex)
-        if key == "any_token":
-            return lambda view: any(view.test(t, field, regex) for t in view.mention.tokens)
-        return lambda view: all(view.test(t, field, regex) for t in view.mention.tokens)
-    if key == "type":
-        regex = _regex(arg, where)
+    def special(self, value: dict[str, Any], where: str) -> Condition | None:
+        if set(value) != {"type"}:
+            return None
+        regex = compile_regex(value["type"], where)
         return lambda view: any(regex.search(code) for code in view.types)
-    if key in ("partial", "ellipsis"):
-        if not isinstance(arg, bool):
-            raise UsageError(f"{where}: '{key}' takes true or false")
-        if key == "partial":
-            return lambda view: view.partial is arg
-        return lambda view: view.ellipsis is arg
-    raise UsageError(f"{where}: unknown condition {key!r} (conditions: all, any, not, head, "
-                     "any_token, all_tokens, type, partial, ellipsis)")
+
+
+_RULES = _RankingRules()
 
 
 # ============================================================================ choosing
@@ -335,92 +275,24 @@ def mark_dominant_mentions(doc: Document, ranking: str = AUTO) -> Document:
 
 
 # ============================================================================ mention facts
-class _DocumentContext:
-    """Per-document caches: sentence word-id maps (for heads) and named-entity labels."""
+class _DocumentContext(DocumentContext):
+    """Per-document caches (sentence word-id maps, named-entity labels) and the ranking."""
 
     def __init__(self, doc: Document, ranking: Ranking) -> None:
-        self.doc = doc
+        super().__init__(doc)
         self.ranking = ranking
-        self._ids: dict[int, dict[str, int]] = {}
-        self._ner: dict[int, str] | None = None
-
-    def field(self, index: int, field: str) -> str | None:
-        token = self.doc.tokens[index]
-        if field == "shape":
-            return _shape(token.form)
-        if field == "ner":
-            return self.ner_label(index)
-        value = getattr(token, field)
-        return None if value in (None, "_") else value
-
-    def ner_label(self, index: int) -> str | None:
-        if self._ner is None:
-            self._ner = _ner_labels(self.doc.tokens)
-        return self._ner.get(index)
-
-    def tree_head(self, mention: Mention) -> int | None:
-        """The mention token whose parent is outside it (nearest the root, then leftmost)."""
-        tokens = [i for i in mention.tokens if not self.doc.tokens[i].is_empty]
-        if not tokens:
-            return None
-        inside = set(mention.tokens)
-        candidates = []
-        for i in tokens:
-            parent = self._parent(i)
-            if parent is False:
-                return None  # no tree for this sentence
-            if parent is None or parent not in inside:
-                candidates.append((self._depth(i), i))
-        return min(candidates)[1] if candidates else None
-
-    def _parent(self, index: int) -> int | None | bool:
-        """Parent token index, None for the root, False when there is no tree."""
-        token = self.doc.tokens[index]
-        if token.id in (None, "_") or token.head in (None, "_", ""):
-            return False
-        if token.head == "0":
-            return None
-        ids = self._ids.get(token.sentence)
-        if ids is None:
-            sentence = self.doc.sentences[token.sentence]
-            ids = {self.doc.tokens[j].id: j for j in sentence.token_indices()
-                   if self.doc.tokens[j].id is not None}
-            self._ids[token.sentence] = ids
-        parent = ids.get(token.head)
-        return False if parent is None else parent
-
-    def _depth(self, index: int) -> int:
-        depth = 0
-        seen = {index}
-        parent = self._parent(index)
-        while isinstance(parent, int) and not isinstance(parent, bool) and parent not in seen:
-            seen.add(parent)
-            depth += 1
-            parent = self._parent(parent)
-        return depth
 
 
-class _MentionView:
+class _MentionView(MentionView):
     """What the conditions of a ranking look at, computed once per mention."""
 
+    __slots__ = ("_partial", "chain")
+    context: _DocumentContext
+
     def __init__(self, context: _DocumentContext, mention: Mention, chain: list[Mention]) -> None:
-        self.context = context
-        self.mention = mention
+        super().__init__(context, mention, context.ranking.head)
         self.chain = chain
-        self._head: int | None | bool = False
         self._partial: bool | None = None
-
-    def test(self, index: int | None, field: str, regex: re.Pattern[str]) -> bool:
-        if index is None:
-            return False
-        value = self.context.field(index, field)
-        return value is not None and regex.search(value) is not None
-
-    @property
-    def head(self) -> int | None:
-        if self._head is False:
-            self._head = mention_head(self.context, self.mention)
-        return self._head  # type: ignore[return-value]
 
     @property
     def types(self) -> list[str]:
@@ -465,61 +337,4 @@ def type_codes(mention: Mention) -> list[str]:
 
 def mention_head(context: _DocumentContext, mention: Mention) -> int | None:
     """Annotated head, else the dependency head, else the ranking's fallback rule."""
-    if mention.head is not None:
-        return mention.head
-    if not mention.tokens:
-        return None
-    tree = context.tree_head(mention)
-    if tree is not None:
-        return tree
-    rule = context.ranking.head
-
-    def matches(index: int, tests: Iterable[TokenTest]) -> bool:
-        return any(_test(context, index, f, r) for f, r in tests)
-
-    kept: list[int] = []
-    for index in mention.tokens:
-        if kept and matches(index, rule.stop):
-            break
-        if matches(index, rule.skip):
-            continue
-        kept.append(index)
-    if not kept:
-        kept = list(mention.tokens)
-    return kept[-1] if rule.fallback == "last" else kept[0]
-
-
-def _test(context: _DocumentContext, index: int, field: str, regex: re.Pattern[str]) -> bool:
-    value = context.field(index, field)
-    return value is not None and regex.search(value) is not None
-
-
-def _shape(form: str) -> str:
-    """``EU`` → ``XX``, ``U.S.`` → ``X.X.``, ``Obama`` → ``Xxxxx``, ``1990`` → ``dddd``."""
-    return "".join("X" if c.isupper() else "x" if c.isalpha() else "d" if c.isdigit() else c
-                   for c in form)
-
-
-# OntoNotes named-entity column (CoNLL-2012 12+ column layout): "(PERSON*", "*", "*)", "(GPE)".
-def _ner_labels(tokens: list[Token]) -> dict[int, str]:
-    """Named-entity class per token: ``attrs["ner"]`` (LCC), else the OntoNotes NE column."""
-    labels: dict[int, str] = {}
-    current: str | None = None
-    for token in tokens:
-        if "ner" in token.attrs:
-            labels[token.index] = str(token.attrs["ner"])
-            continue
-        columns = token.attrs.get("conll_columns")
-        if not columns or len(columns) < 11:
-            current = None
-            continue
-        cell = columns[10]
-        if cell.startswith("("):
-            label = cell[1:].rstrip(")").rstrip("*")
-            labels[token.index] = label
-            current = None if cell.endswith(")") else label
-        elif current is not None:
-            labels[token.index] = current
-            if cell.endswith(")"):
-                current = None
-    return labels
+    return context.head(mention, context.ranking.head)

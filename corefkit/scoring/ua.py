@@ -44,7 +44,7 @@ from corefkit.scoring.match import (
     load_profiles,
     positions,
 )
-from corefkit.scoring.metrics import BlancCounts, Counts
+from corefkit.scoring.metrics import Counts
 
 UA_MATCHES = ("exact", "partial", "craft")
 UA_METRICS = ("non_referring", "bridging")
