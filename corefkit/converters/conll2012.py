@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO, BinaryIO
 
+from corefkit.converters import sniffing
 from corefkit.converters.io import iter_line_chunks
 from corefkit.converters.loss import (
     ConversionReport,
@@ -34,7 +35,6 @@ from corefkit.model import IDENTITY, Document, Entity, Mention, Sentence, Token
 
 BEGIN_RE = re.compile(r"^#\s*begin document\b(.*)$")
 END_RE = re.compile(r"^#\s*end document\b")
-SNIFF_RE = re.compile(r"^#\s*begin document", re.MULTILINE)
 PART_RE = re.compile(r"^part\s+(\S+)$")
 # One chunk, or a "|" separator; group 1 = one-token id, 2 = opener id, 3 = closer id.
 CHUNK_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|\|")
@@ -47,8 +47,7 @@ WHITESPACE_RE = re.compile(r"\s+")
 LAYOUTS = ("default", "source", "gum")
 
 
-def sniff(head: str) -> bool:
-    return SNIFF_RE.search(head) is not None
+sniff = sniffing.conll2012
 
 
 # ============================================================================ reading

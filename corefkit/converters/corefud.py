@@ -26,6 +26,7 @@ from typing import IO, Any, BinaryIO
 from urllib.parse import unquote
 
 from corefkit.converters.conllu_comments import NEWDOC_RE, SENT_ID_RE, SPEAKER_RE, sentence_text
+from corefkit.converters import sniffing
 from corefkit.converters.io import iter_line_chunks
 from corefkit.converters.loss import (
     MAX_EXAMPLES,
@@ -42,8 +43,6 @@ from corefkit.model import IDENTITY, Document, Entity, Mention, Sentence, Token
 CHUNK_RE = re.compile(r"\(([^()\s]+)\)|\(([^()\s]+)|([^()\s]+)\)")
 PART_RE = re.compile(r"^(.*)\[(\d+)/(\d+)\]$")
 DECLARATION_RE = re.compile(r"^#\s*global\.Entity\s*=\s*(.*?)\s*$")
-SNIFF_DECLARATION_RE = re.compile(r"^#\s*global\.Entity\s*=", re.MULTILINE)
-SNIFF_TOKEN_RE = re.compile(r"^[0-9][^\t\n]*(?:\t[^\t\n]*){8}\t[^\t\n]*Entity=", re.MULTILINE)
 META_RE = re.compile(r"^#\s*meta::([^=]*?)\s*=\s?(.*)$")
 BARE_NUMBER_CHUNKS_RE = re.compile(r"^[0-9()]+$")
 WORD_ID_RE = re.compile(r"^[1-9][0-9]*$")
@@ -66,9 +65,7 @@ PROFILES = ("auto", "corefud", "ua-compact")
 _ENCODE = {c: f"%{ord(c):02X}" for c in "%()-|,="}
 
 
-def sniff(head: str) -> bool:
-    """A ``# global.Entity`` line, or a 10-column token line whose MISC has ``Entity=``."""
-    return SNIFF_DECLARATION_RE.search(head) is not None or SNIFF_TOKEN_RE.search(head) is not None
+sniff = sniffing.corefud
 
 
 def profile_of(declaration: str | None) -> str:

@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO
 
+from corefkit.converters import sniffing
 from corefkit.converters.loss import MAX_EXAMPLES, ConversionReport, LossRecord, describe_mention, \
     user_attributes
 from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
@@ -61,9 +62,7 @@ EMPTY_LIST_RE = re.compile(r'^( *)("(?:[^"\\]|\\.)*":)\[\](,?)$', re.MULTILINE)
 BOM = "\ufeff"
 
 
-def sniff(head: str) -> bool:
-    """A JSON object that has ``annotationLayers`` (formats/README.md, detection rule 1)."""
-    return head.lstrip(BOM + " \t\r\n").startswith("{") and '"annotationLayers"' in head
+sniff = sniffing.lcc
 
 
 def parse_layer(value: str | None) -> tuple[str, int]:

@@ -33,6 +33,7 @@ from typing import Any
 
 from lxml import etree
 
+from corefkit.converters import sniffing
 from corefkit.converters.loss import (
     FEATURES,
     ID_ATTRIBUTES,
@@ -44,7 +45,6 @@ from corefkit.converters.loss import (
 from corefkit.errors import FormatError, Repair, UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity, Mention, Sentence, Token
 
-SNIFF_RE = re.compile(r"<mmax_project[\s/>]")
 NO_VALUE = frozenset({"", "empty"})
 MAP_FORMAT = "corefkit-mmax2-level-map/1"
 MAPS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -62,9 +62,7 @@ XML_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 PROJECT_NAME_RE = re.compile(r"[^\w.-]")
 
 
-def sniff(head: str) -> bool:
-    """True for the text of a ``.mmax`` project file."""
-    return SNIFF_RE.search(head) is not None
+sniff = sniffing.mmax2
 
 
 # ============================================================================ level maps

@@ -185,8 +185,11 @@ def _matches_patterns(spec: FormatSpec, path: str) -> bool:
 
 def sniff_text(head: str) -> str | None:
     """The format whose detector recognises ``head`` (the first 64 KB), or None."""
+    from corefkit.converters.sniffing import DETECTORS
+
     for spec in sorted(FORMATS.values(), key=lambda s: s.sniff_priority):
-        if spec.load().sniff(head):
+        detect = DETECTORS.get(spec.name)
+        if (detect or spec.load().sniff)(head):  # a registered format without a detector here
             return spec.name
     return None
 

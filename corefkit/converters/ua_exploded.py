@@ -75,6 +75,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO
 
 from corefkit.converters.conllu_comments import NEWDOC_RE, SENT_ID_RE, SPEAKER_RE, sentence_text
+from corefkit.converters import sniffing
 from corefkit.converters.io import iter_lines
 from corefkit.converters.loss import (
     MAX_EXAMPLES,
@@ -94,7 +95,6 @@ DEFAULT_COLUMNS = (
 COLUMNS_LINE = "# global.columns = " + " ".join(DEFAULT_COLUMNS)
 
 COLUMNS_RE = re.compile(r"^#\s*global\.columns\s*=\s*(.*?)\s*$")
-SNIFF_RE = re.compile(r"^#\s*global\.columns\s*=[^\n]*\bIDENTITY\b", re.MULTILINE)
 TEXT_RE = re.compile(r"^#\s*text\s*=")
 SETTING_RE = re.compile(r"^#\s*setting\s*$")
 EMPTY_ID_RE = re.compile(r"^([0-9]+)\.([0-9]+)$")
@@ -123,9 +123,7 @@ BRIDGING_COLUMN = "BRIDGING"
 NOM_SEM_COLUMN = "NOM_SEM"
 
 
-def sniff(head: str) -> bool:
-    """A ``# global.columns`` line that names IDENTITY (formats/README.md, detection step 3)."""
-    return SNIFF_RE.search(head) is not None
+sniff = sniffing.ua_exploded
 
 
 # ============================================================================ reading

@@ -9,8 +9,6 @@ from typing import Any
 from corefkit.errors import FormatError, UsageError
 from corefkit.model import Document
 from corefkit.scoring.align import DocumentMentions, align_exact, document_mentions
-from corefkit.scoring.dominant import TYPE_FREE, DominantCounts, document_counts, dominant_config
-from corefkit.scoring.dominant import annotations as dominant_annotations
 from corefkit.scoring.metrics import (
     CONLL_COMPONENTS,
     DEFAULT_METRICS,
@@ -38,10 +36,10 @@ def parse_metrics(metrics: str | Sequence[str] | None) -> list[str]:
     names = [n for n in names if n]
     if "all" in names:  # "all" is the default list; "all,dominant" adds the typed family and
         # "all,by_type" a metric that reads mention labels
-        labelled = load_labelled_metrics()
+        labelled = load_labelled_metrics(names)
         return (list(DEFAULT_METRICS) + [n for n in names if n in labelled]
                 + [DOMINANT] * (DOMINANT in names))
-    labelled = load_labelled_metrics()
+    labelled = load_labelled_metrics(names)
     known = set(METRICS) | {"conll", DOMINANT, *COREFUD_METRICS, *UA_EXTRA_METRICS, *labelled}
     unknown = [n for n in names if n not in known]
     if unknown:
@@ -57,12 +55,26 @@ def parse_metrics(metrics: str | Sequence[str] | None) -> list[str]:
             + [m for m in names if m in labelled] + [DOMINANT] * (DOMINANT in names))
 
 
-def load_labelled_metrics() -> dict[str, Any]:
-    """The registered metrics that read mention labels (their modules register on import)."""
-    import corefkit.scoring.by_type  # noqa: F401 - by_type (Porada et al. 2024)
-    import corefkit.scoring.linguistic  # noqa: F401 - lmuc, lbcub, lceafm, lceafe (Chen & Ng 2013)
+# The built-in metrics that read mention labels, and the module that registers each: imported
+# only when one of them is asked for, so that a plain run does not compile them.
+LABELLED_MODULES = {
+    "by_type": "corefkit.scoring.by_type",        # Porada et al. 2024
+    "lmuc": "corefkit.scoring.linguistic",        # Chen & Ng 2013
+    "lbcub": "corefkit.scoring.linguistic",
+    "lceafm": "corefkit.scoring.linguistic",
+    "lceafe": "corefkit.scoring.linguistic",
+}
 
-    return dict(LABELLED_METRICS)
+
+def load_labelled_metrics(names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The metrics that read mention labels, by name; built-in ones are imported on demand
+    (all of them when ``names`` is None), others are whatever has been registered."""
+    import importlib
+
+    wanted = LABELLED_MODULES if names is None else [n for n in names if n in LABELLED_MODULES]
+    for module in {LABELLED_MODULES[n] for n in wanted}:
+        importlib.import_module(module)
+    return {**dict.fromkeys(LABELLED_MODULES), **LABELLED_METRICS}
 
 
 def _key_format(key: Any, format: str | None) -> tuple[str | None, Any]:
@@ -277,7 +289,13 @@ def score(
     read_options = read_options or {}
     warnings: list[str] = list(getattr(corefud, "warnings", lambda: [])())
 
-    dominant = dominant_config(**(dominant_options or {})) if DOMINANT in names else None
+    dominant = None
+    if DOMINANT in names:
+        from corefkit.scoring.dominant import TYPE_FREE, DominantCounts, document_counts
+        from corefkit.scoring.dominant import annotations as dominant_annotations
+        from corefkit.scoring.dominant import dominant_config
+
+        dominant = dominant_config(**(dominant_options or {}))
     labelled = [LABELLED_METRICS[m] for m in names if m in LABELLED_METRICS]
     labelled_options = dict(metric_options or {})
     labeler = combined_labeler(labelled, labelled_options)
