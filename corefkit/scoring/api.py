@@ -122,8 +122,8 @@ def _choose_semantics(semantics: str | None, profile: str | None, key_format: st
                       remove_split_antecedents: bool, only_split_antecedents: bool,
                       discourse_deixis: bool, lea_split_importance: Any) -> str:
     """Which scorer's semantics a run follows: explicit choice, else the profile's, else the
-    UA-only options, else the key's format (CoNLL-U: corefud, CoNLL-UA: ua, other: reference);
-    CorefUD-only options on a key of another format select corefud."""
+    UA-only options, else the key's format (CoNLL-U: scorer, CoNLL-UA: ua, other: reference);
+    CorefUD-only options on a key of another format select scorer."""
     if semantics is not None:
         if semantics not in SEMANTICS:
             raise UsageError(f"unknown scoring semantics {semantics!r}; expected one of "
@@ -241,7 +241,7 @@ def score(
     chosen = _choose_semantics(semantics, profile, key_format_name, match, zero_match, keep_zeros,
                                remove_split_antecedents, only_split_antecedents, discourse_deixis,
                                lea_split_importance)
-    corefud: Any = None  # the semantics object of a CorefUD or UA run (None: reference)
+    scorer: Any = None  # how a CorefUD or UA run reduces and aligns (None: the reference's)
     default_list = metrics is None or (isinstance(metrics, str) and metrics.strip().lower() == "all")
     if isinstance(metrics, (str, list, tuple)):  # "all" plus labelled metrics is the default too
         asked = [m.strip().lower() for m in (metrics.split(",") if isinstance(metrics, str)
@@ -253,11 +253,11 @@ def score(
 
         if default_list:
             names = names[:len(DEFAULT_METRICS)] + list(COREFUD_METRICS) + names[len(DEFAULT_METRICS):]
-        corefud = CorefUDScoring.resolve(
+        scorer = CorefUDScoring.resolve(
             match=match, zero_match=zero_match, keep_zeros=keep_zeros,
             remove_singletons=remove_singletons, profile=profile,
             metrics=[m for m in COREFUD_METRICS if m in names])
-        remove_singletons = corefud.remove_singletons
+        remove_singletons = scorer.remove_singletons
     elif chosen == "ua":
         from corefkit.scoring.ua import UA_METRICS, UAScoring
 
@@ -265,13 +265,13 @@ def score(
             names = names[:len(DEFAULT_METRICS)] + list(UA_METRICS) + names[len(DEFAULT_METRICS):]
         if zero_match not in (None, "linear"):
             raise UsageError("UA scoring matches zeros by position only (--zero-match linear)")
-        corefud = UAScoring.resolve(
+        scorer = UAScoring.resolve(
             match=match, keep_zeros=keep_zeros, remove_singletons=remove_singletons,
             remove_split_antecedents=remove_split_antecedents,
             only_split_antecedents=only_split_antecedents, discourse_deixis=discourse_deixis,
             lea_split_importance=lea_split_importance, profile=profile,
             metrics=[m for m in UA_METRICS if m in names], explain=explain)
-        remove_singletons = corefud.remove_singletons and not corefud.keep_splits
+        remove_singletons = scorer.remove_singletons and not scorer.keep_splits
     if chosen != "corefud" and any(m in names for m in COREFUD_METRICS):
         raise UsageError("the metrics mor and zero are defined for CorefUD scoring: give a CoNLL-U "
                          "key or --match")
@@ -284,10 +284,10 @@ def score(
     # text) states it
     needed = [m for m in METRICS
               if m in names or m == "mentions" or (m in CONLL_COMPONENTS and "conll" in names)]
-    all_passes = list(passes) + (["remove-singletons"] if remove_singletons and corefud is None
+    all_passes = list(passes) + (["remove-singletons"] if remove_singletons and scorer is None
                                  else [])
     read_options = read_options or {}
-    warnings: list[str] = list(getattr(corefud, "warnings", lambda: [])())
+    warnings: list[str] = list(getattr(scorer, "warnings", lambda: [])())
 
     dominant = None
     if DOMINANT in names:
@@ -307,7 +307,7 @@ def score(
             warnings.extend(str(r) for r in doc.repairs if not r.check.startswith("pass."))
             # the dominant family needs typed links and dominant mentions, not only chains
             links = dominant_annotations(doc, dominant.ranking) if dominant is not None else None
-            reduced_doc = (corefud.reduce(doc, labeler) if corefud is not None
+            reduced_doc = (scorer.reduce(doc, labeler) if scorer is not None
                            else document_mentions(doc, labeler))
             yield reduced_doc, links
 
@@ -327,15 +327,15 @@ def score(
         key_seen[dm.pair_key] = n + 1
         answer, answer_links = responses.pop((dm.pair_key, n), (None, None))
         if answer is None:
-            if corefud is not None:
+            if scorer is not None:
                 raise FormatError(f"key and response are not aligned: document {dm.name!r} of the "
                                   "key is missing from the response", file=dm.file,
                                   check="score.misaligned")
             warnings.append(f"document {dm.name} is missing from the response; "
                             "all its mentions count as missed")
         extra: dict[str, Counts] = {}
-        if corefud is not None:
-            found = corefud.align(dm, answer)
+        if scorer is not None:
+            found = scorer.align(dm, answer)
             aligned, extra = found.aligned, found.extra
         else:
             aligned = align_exact(dm, answer)
@@ -346,8 +346,8 @@ def score(
         doc_counts = {m: METRICS[m](aligned.key, aligned.response, table)
                       for m in needed if m not in extra}
         doc_counts.update({m: c for m, c in extra.items() if m in needed or m in names})
-        if corefud is not None:
-            doc_counts = corefud.counts(doc_counts)
+        if scorer is not None:
+            doc_counts = scorer.counts(doc_counts)
         if dominant is not None:
             doc_counts[DOMINANT] = document_counts(key_links, answer_links, dominant)
         for metric in labelled:
@@ -361,7 +361,7 @@ def score(
         if progress is not None:
             progress(count)
     for (pair_key, _), (dm, _) in responses.items():
-        if corefud is not None:
+        if scorer is not None:
             raise FormatError(f"key and response are not aligned: document {dm.name!r} of the "
                               "response is not in the key", file=dm.file, check="score.misaligned")
         warnings.append(f"document {dm.name} is only in the response; ignored")
@@ -374,8 +374,8 @@ def score(
             totals.setdefault(m, BridgingCounts())
         else:
             totals.setdefault(m, BlancCounts() if m == "blanc" else Counts())
-    if corefud is not None:
-        totals = corefud.counts(totals)
+    if scorer is not None:
+        totals = scorer.counts(totals)
     for metric in labelled:  # e.g. by_type: types a file lacks the annotation for
         notes = getattr(totals.get(metric.name), "notes", None)
         if callable(notes):
@@ -392,9 +392,9 @@ def score(
         "passes": list(passes),
     }
     if chosen == "ua":
-        options.update(corefud.options(), semantics="ua-scorer")
-    elif corefud is not None:
-        options.update(corefud.options(), semantics="corefud-scorer-1.2")
+        options.update(scorer.options(), semantics="ua-scorer")
+    elif scorer is not None:
+        options.update(scorer.options(), semantics="corefud-scorer-1.2")
     else:
         options["semantics"] = "reference-scorer-8.01"
     if key_read_options or response_read_options:
@@ -418,7 +418,7 @@ def score(
         repeated_response_mentions=response_repeats,
         repeated_key_mentions=key_repeats,
         version=__version__,
-        explanations=getattr(corefud, "explanations", None),
+        explanations=getattr(scorer, "explanations", None),
     )
 
 
