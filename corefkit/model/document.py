@@ -17,7 +17,7 @@ module touches the storage, so it can change without touching readers, passes or
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import ModelError, Repair
@@ -526,11 +526,3 @@ def _creation_key(entity: Entity) -> int:
 
 def _position_key(mention: Mention) -> tuple[int, int, int]:
     return (mention.start, -mention.end, mention.id)
-
-
-def iter_documents(documents: Iterable[Document]) -> Iterator[Document]:
-    """Yield documents, checking that each is a :class:`Document` (API entry points use it)."""
-    for doc in documents:
-        if not isinstance(doc, Document):
-            raise ModelError(f"expected a Document, got {type(doc).__name__}")
-        yield doc

@@ -259,10 +259,10 @@ def score(
             metrics=[m for m in COREFUD_METRICS if m in names])
         remove_singletons = scorer.remove_singletons
     elif chosen == "ua":
-        from corefkit.scoring.ua import UA_METRICS, UAScoring
+        from corefkit.scoring.ua import UAScoring
 
         if default_list:
-            names = names[:len(DEFAULT_METRICS)] + list(UA_METRICS) + names[len(DEFAULT_METRICS):]
+            names = names[:len(DEFAULT_METRICS)] + list(UA_EXTRA_METRICS) + names[len(DEFAULT_METRICS):]
         if zero_match not in (None, "linear"):
             raise UsageError("UA scoring matches zeros by position only (--zero-match linear)")
         scorer = UAScoring.resolve(
@@ -270,7 +270,7 @@ def score(
             remove_split_antecedents=remove_split_antecedents,
             only_split_antecedents=only_split_antecedents, discourse_deixis=discourse_deixis,
             lea_split_importance=lea_split_importance, profile=profile,
-            metrics=[m for m in UA_METRICS if m in names], explain=explain)
+            metrics=[m for m in UA_EXTRA_METRICS if m in names], explain=explain)
         remove_singletons = scorer.remove_singletons and not scorer.keep_splits
     if chosen != "corefud" and any(m in names for m in COREFUD_METRICS):
         raise UsageError("the metrics mor and zero are defined for CorefUD scoring: give a CoNLL-U "

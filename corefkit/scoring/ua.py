@@ -47,7 +47,6 @@ from corefkit.scoring.match import (
 from corefkit.scoring.metrics import Counts
 
 UA_MATCHES = ("exact", "partial", "craft")
-UA_METRICS = ("non_referring", "bridging")
 
 
 @dataclass

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from corefkit.converters.corefud import CHUNK_RE  # the reader's own chunk pattern
 from corefkit.model import IDENTITY, Document, Entity, Mention
 from corefkit.validation.checks import ERROR, WARNING, Check, register
 from corefkit.validation.plugins import (
@@ -37,8 +38,6 @@ SPURIOUS_ENTITY_ID = "corefud.spurious-entity-id"
 SPLIT_MISMATCH = "corefud.split-antecedent-mismatch"
 BRACKET_ORDER = "corefud.bracket-order"
 
-# one chunk of an Entity value: 1 = one-node mention, 2 = opener, 3 = closer
-CHUNK_RE = re.compile(r"\(([^()\s]+)\)|\(([^()\s]+)|([^()\s]+)\)")
 # characters an id may not hold: udapi's set plus those of SplitAnte/Bridge lists
 FORBIDDEN_ID_RE = re.compile(r"[-=|\s()\[\]<>,:]")
 ID_FIELDS = ("eid", "GRP")
