@@ -1,362 +1,586 @@
-"""Coreference metrics generalized to split-antecedent anaphors (Paun et al. 2023).
+"""Coreference metrics generalized to split-antecedent anaphors (Paun et al. 2023), exactly as
+the Universal Anaphora scorer 1.x computes them.
 
-A split-antecedent entity K (*they* = *John* + *Mary*) is scored as its ordinary mentions plus
-one extra item, its **accommodated set** K^s: the set of its member entities (after
-``flatten-splits``), so that K = K^m ⊕ K^s (§4.1). Key and response sets are aligned one to
-one per metric with the Kuhn–Munkres algorithm on that metric's F1 between the member
-entities (§4.2); an aligned pair contributes a partial match δ ∈ (0, 1] wherever an ordinary
-mention would contribute 1 (§5):
+A split-antecedent entity K (*they* = *John* + *Mary*) is its ordinary mentions plus one
+more item, its **accommodated set** K^s: the set of its (flattened) member entities, so that
+K = K^m ⊕ K^s and |K| = |K^m| + 1 (§4.1). For every metric, key and response sets are aligned
+one to one with the Kuhn–Munkres algorithm on that metric's F1 between their members (§4.2);
+an aligned pair then contributes a partial match δ where an ordinary mention would contribute
+1 (§4.3, §5):
 
-* B³, MUC and LEA use δ = recall of the members for recall and δ = precision for precision;
-  MUC charges the missing part 1 − δ as a penalty on the partition count; LEA weighs the
-  entities that contain an aligned set by the split-antecedent importance β;
-* CEAFm / CEAFe and BLANC use δ = F1 of the members, a link's credit being the product of
-  its two ends' δ.
+* B³ (§5.1) and MUC (§5.2): δ = recall of the members for recall, precision for precision;
+  MUC charges 1 − δ where a response entity holds the aligned set and a mention of the key
+  entity, else 1;
+* CEAFm / CEAFe (§5.3): δ = F1 of the members in φ (the paper writes recall; the scorer uses
+  F1 for the one alignment that serves recall and precision);
+* LEA (§5.4): δ = recall / precision of the members on the links that involve the set;
+* BLANC (§5.5): δ = F1 of the members, and the precision numerator is the recall numerator.
 
-The item-level formulas here follow the Universal Anaphora scorer 1.x/2.0 (Yu et al. 2022),
-whose numbers the conformance suite ``ua-plural.json`` records, with two deliberate
-differences, both documented in README.md: a link's credit is the product of *both* ends'
-δ in LEA and BLANC (the UA scorer's result depends on the iteration order of a Python set
-there), and a document where only one side has accommodated sets still adds the unmatched
-sets' denominators to the split-antecedent-only scores ("paired with the empty set"; the UA
-scorer skips such documents).
+Where the scorer departs from the paper's text, corefkit reproduces the scorer (its numbers
+are the CODI-CRAC shared tasks' official ones) and ``docs/deviations.md`` says what the
+paper says instead. Three of those departures matter here:
 
-Without accommodated sets on either side every function returns exactly the standard
-metric's counts; the scorer then uses the fast partition path instead.
+* **LEA's links**: §5.4.1 writes links(K ∩ R) = C(n, 2) + δ·(n − 1) and then says δ = 1 gives
+  C(n + 1, 2); the scorer implements neither exactly. Walking a cluster's items in order,
+  it multiplies a running credit by δ when it passes the set, so every later link of the
+  walk — not only the n links that touch the set — is credited δ.
+* **BLANC's coreference links** are credited δ only when the set comes first in the walk; a
+  link whose later end is the set counts only when the other side holds an identical set.
+* **Walk order**: a cluster with a set is a Python ``set`` of markables in the scorer, so the
+  order of the walk is that set's iteration order, which follows from the markables' hashes,
+  hash(frozenset({start, end})). :class:`Markable` keeps exactly that hash, and clusters are
+  built by the same set operations, so the walk order — and with it the numbers — are the
+  scorer's.
+
+Everything is counted with exact fractions; nothing here enumerates all pairs of mentions of a
+document (BLANC's non-coreference links are counted by squares of weight sums).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 
-from corefkit.scoring import metrics as standard
-from corefkit.scoring.metrics import BlancCounts, Counts
-from corefkit.scoring.partition import Partition, contingency
+from corefkit.scoring.metrics import BlancCounts, Counts, Number
 
 
-@dataclass(frozen=True)
-class SplitItem:
-    """The accommodated set of one split-antecedent entity, as an item of its cluster.
+class Markable:
+    """A scored mention: equal to another when matching identifies them (``identity``, the
+    same on both sides for aligned mentions), hashed as the UA scorer hashes a markable, by
+    the set {first token, last token} of its ``extent``."""
 
-    ``members`` are the (flattened) member entities, each the frozenset of its aligned
-    mention indices; two items are equal when their members are (UA scorer semantics).
-    """
+    __slots__ = ("identity", "extent", "_hash")
 
-    members: frozenset[frozenset[int]]
+    def __init__(self, identity: Hashable, extent: tuple[int, int]) -> None:
+        self.identity = identity
+        self.extent = extent
+        self._hash = hash(frozenset(extent))
 
-    def partition(self) -> Partition:
-        return Partition.from_clusters([sorted(m) for m in sorted(self.members, key=min)])
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Markable) and other.identity == self.identity
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __repr__(self) -> str:
-        return "SplitItem(" + ", ".join(str(sorted(m)) for m in sorted(self.members, key=min)) + ")"
+        first, last = self.extent
+        return f"{first}-{last}" if first != last else str(first)
 
 
-Item = int | SplitItem
-Clusters = list[list[Item]]
+class SplitItem:
+    """The accommodated set of a split-antecedent entity, as one more item of its cluster.
 
-
-# ---------------------------------------------------------------------------- alignment
-def muc_members(key: Partition, response: Partition, table=None) -> Counts:
-    """MUC between the members of two sets, counting one-mention members as a link.
-
-    A split antecedent often has one-mention members (*John* … *Mary*); plain MUC would give
-    them no weight. As in the UA scorer, a one-mention member counts one link in the
-    denominator, found when the other side has the same one-mention member.
+    ``members`` holds each member entity as the tuple of its markables in document order;
+    two items are equal when their members are (the UA scorer's rule, under which entities
+    with equal sets are one entity).
     """
-    t = table if table is not None else contingency(key, response)
 
-    def side(sizes: np.ndarray, entity: np.ndarray, other_sizes: np.ndarray) -> tuple[int, int]:
-        multi = sizes[entity] > 1
-        found = int((t.pair_common[multi] - 1).sum())
-        found += int(((sizes[entity] == 1) & (other_sizes == 1)).sum())
-        return found, int((sizes[sizes > 1] - 1).sum() + (sizes == 1).sum())
+    __slots__ = ("members", "_hash")
 
-    rn, rd = side(t.key_sizes, t.pair_key, t.response_sizes[t.pair_response])
-    pn, pd = side(t.response_sizes, t.pair_response, t.key_sizes[t.pair_key])
-    return Counts(rn, rd, pn, pd)
+    def __init__(self, members: Iterable[tuple[Markable, ...]]) -> None:
+        self.members = frozenset(members)
+        self._hash = hash(self.members)
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SplitItem) and other.members == self.members
 
-def _blanc_part(part: str) -> Callable[[Partition, Partition, object], Counts]:
-    def compare(key: Partition, response: Partition, table=None) -> Counts:
-        counts = standard.blanc(key, response, table)
-        return counts.coref if part == "coref" else counts.noncoref
-    return compare
+    def __hash__(self) -> int:
+        return self._hash
 
+    def member_clusters(self) -> list[list[Item]]:
+        return [list(member) for member in self.members]
 
-# How the members of two sets are compared, per metric (the F1 of this drives the alignment).
-MEMBER_METRICS: dict[str, Callable[..., Counts]] = {
-    "muc": muc_members,
-    "bcub": standard.bcub,
-    "ceafm": standard.ceafm,
-    "ceafe": standard.ceafe,
-    "lea": standard.lea,
-    "blanc-coref": _blanc_part("coref"),
-    "blanc-noncoref": _blanc_part("noncoref"),
-}
-
-EMPTY = Partition.from_clusters([])
+    def __repr__(self) -> str:
+        return "SplitItem(" + ", ".join(str(list(m)) for m in self.members) + ")"
 
 
-@dataclass
-class SetAlignment:
-    """The one-to-one alignment of key and response sets for one metric, with its δ values."""
+Item = Union[Markable, SplitItem]
+Clusters = list[list[Item]]
+Aligned = dict[SplitItem, tuple[SplitItem, Fraction]]  # a set -> (its counterpart, δ)
+NO_SET = SplitItem(())  # the partner of every set when the other side has none
 
-    key_items: list[SplitItem]
-    response_items: list[SplitItem]
-    pairs: list[tuple[int, int, Counts]] = field(default_factory=list)  # all Kuhn–Munkres pairs
-    split_counts: Counts = field(default_factory=Counts)  # for --only-split-antecedents
 
-    def _delta(self, i: int, j: int, value: Fraction) -> Fraction:
-        # Identical sets match perfectly even where the metric has nothing to measure between
-        # their members (BLANC's coreference links of one-mention members: 0/0); the UA
-        # scorer gives them full credit too, by the equality of the two sets.
-        return Fraction(1) if self.key_items[i] == self.response_items[j] else value
+def build_clusters(chains: Sequence[Sequence[Markable]], sets: dict[int, SplitItem],
+                   keep_sets: bool = True) -> Clusters:
+    """The clusters the metrics walk: each chain with its set appended, and chains whose sets
+    are equal merged into one — as Python sets, like the scorer, so that their order is its
+    walk order. Without sets the chains stay lists in document order (repeats kept)."""
+    if not keep_sets:
+        return [list(chain) for chain in chains]
+    merged: list[set[Item]] = []
+    for c, chain in enumerate(chains):
+        items: list[Item] = list(chain)
+        home = None
+        if c in sets:
+            items.append(sets[c])
+            home = next((cluster for cluster in merged if sets[c] in cluster), None)
+        if home is not None:
+            home.update(items)
+        else:
+            merged.append(set(items))
+    return [list(cluster) for cluster in merged]
 
-    def recall_map(self) -> dict[SplitItem, tuple[SplitItem, Fraction]]:
-        """key set → (response set, δ = member recall), for pairs with δ > 0."""
-        found = ((i, j, self._delta(i, j, c.recall)) for i, j, c in self.pairs)
-        return {self.key_items[i]: (self.response_items[j], d) for i, j, d in found if d > 0}
 
-    def precision_map(self) -> dict[SplitItem, tuple[SplitItem, Fraction]]:
-        """response set → (key set, δ = member precision), for pairs with δ > 0."""
-        found = ((i, j, self._delta(i, j, c.precision)) for i, j, c in self.pairs)
-        return {self.response_items[j]: (self.key_items[i], d) for i, j, d in found if d > 0}
-
-    def f1_map(self) -> dict[SplitItem, tuple[SplitItem, Fraction]]:
-        """key set → (response set, δ = member F1), for pairs with δ > 0."""
-        found = ((i, j, self._delta(i, j, c.f1)) for i, j, c in self.pairs)
-        return {self.key_items[i]: (self.response_items[j], d) for i, j, d in found if d > 0}
+def where(clusters: Clusters) -> dict[Item, int]:
+    """Item -> the cluster holding it (the last one, for an item repeated in two clusters)."""
+    return {item: c for c, cluster in enumerate(clusters) for item in cluster}
 
 
 def split_items(clusters: Clusters) -> list[SplitItem]:
     return [item for cluster in clusters for item in cluster if isinstance(item, SplitItem)]
 
 
-def align_sets(metric: str, key: Clusters, response: Clusters) -> SetAlignment:
-    """Align the accommodated sets of key and response on ``metric``'s F1 of their members.
+def _pairs(n: Number) -> Number:
+    return n * (n - 1) / 2 if isinstance(n, Fraction) else n * (n - 1) // 2
 
-    Kuhn–Munkres maximizes the summed F1 (Paun et al. 2023, §4.2). The split-antecedent-only
-    counts add, for every aligned pair, the numerators, and for every set on either side its
-    denominator (an unaligned set is paired with the empty set).
+
+# ============================================================================ sides of metrics
+def _muc_side(clusters: Clusters, other: Clusters, other_at: dict[Item, int], aligned: Aligned,
+              singletons: bool = False) -> tuple[Number, int]:
+    """(links found, links) of one side: |K| − |P(K)| minus 1 − δ (or 1) for the set (§5.2).
+
+    ``singletons``: a one-item cluster counts one link, found when the other side has it as
+    a one-item cluster too — how the scorer compares the members of two sets.
     """
-    compare = MEMBER_METRICS[metric]
-    key_items, response_items = split_items(key), split_items(response)
-    alignment = SetAlignment(key_items, response_items)
-    if not key_items and not response_items:
-        return alignment
-    key_parts = [item.partition() for item in key_items]
-    response_parts = [item.partition() for item in response_items]
-    recall_den = sum((compare(p, EMPTY).recall_den for p in key_parts), 0)
-    precision_den = sum((compare(EMPTY, p).precision_den for p in response_parts), 0)
-    recall_num: Fraction | int = 0
-    precision_num: Fraction | int = 0
-    if key_items and response_items:
+    found: Number = 0
+    links = 0
+    for cluster in clusters:
+        if singletons and len(cluster) == 1:
+            links += 1
+            at = other_at.get(cluster[0])
+            found += at is not None and len(other[at]) == 1
+            continue
+        links += len(cluster) - 1
+        parts: set[int] = set()
+        missing = 0
+        the_set = None
+        for item in cluster:
+            if isinstance(item, SplitItem):
+                the_set = item
+            elif item in other_at:
+                parts.add(other_at[item])
+            else:
+                missing += 1
+        credit: Number = len(cluster) - missing - len(parts)
+        if the_set is not None:
+            counterpart = aligned.get(the_set)
+            if counterpart is not None and other_at[counterpart[0]] in parts:
+                credit -= 1 - counterpart[1]
+            else:
+                credit -= 1
+        found += credit
+    return found, links
+
+
+def _bcub_side(clusters: Clusters, other_at: dict[Item, int], aligned: Aligned
+               ) -> tuple[Fraction, int]:
+    """(Σ_j (|K ∩ R_j| + δ)² / |K|, Σ|K|) of one side (§5.1, r*(i, j))."""
+    by_size: dict[int, Number] = {}
+    for cluster in clusters:
+        weight: dict[int, Number] = {}
+        for item in cluster:
+            if isinstance(item, SplitItem):
+                if item in aligned:
+                    counterpart, delta = aligned[item]
+                    at = other_at[counterpart]
+                    weight[at] = weight.get(at, 0) + delta
+            elif item in other_at:
+                at = other_at[item]
+                weight[at] = weight.get(at, 0) + 1
+        size = len(cluster)
+        by_size[size] = by_size.get(size, 0) + sum(w * w for w in weight.values())
+    total = sum((Fraction(num) / size for size, num in by_size.items() if num), Fraction(0))
+    return total, sum(len(c) for c in clusters)
+
+
+def _walk(cluster: list[Item], other_at: dict[Item, int], aligned: Aligned,
+          carry: bool) -> Number:
+    """Credit of the links of a cluster that holds a set, walked in the cluster's order.
+
+    Each item is linked to every later one in the same cluster on the other side; a set
+    stands for its counterpart and credits its links δ. ``carry`` (LEA) multiplies the
+    running credit by δ when the walk passes a set, so that every later link is credited
+    δ too; without it (BLANC) a set met later stands for itself.
+    """
+    common: Number = 0
+    for i, item in enumerate(cluster):
+        credit: Number = 1
+        if isinstance(item, SplitItem) and item in aligned:
+            item, credit = aligned[item]
+        at = other_at.get(item)
+        if at is None:
+            continue
+        for later in cluster[i + 1:]:
+            if carry and isinstance(later, SplitItem) and later in aligned:
+                later, delta = aligned[later]
+                credit *= delta
+            if other_at.get(later) == at:
+                common += credit
+    return common
+
+
+def _common_links(cluster: list[Item], other_at: dict[Item, int]) -> int:
+    """Σ_j C(|K ∩ R_j|, 2) for a cluster without a set (repeated items count each time)."""
+    counts: dict[int, int] = {}
+    for item in cluster:
+        at = other_at.get(item)
+        if at is not None:
+            counts[at] = counts.get(at, 0) + 1
+    return sum(n * (n - 1) // 2 for n in counts.values())
+
+
+def _lea_side(clusters: Clusters, other: Clusters, other_at: dict[Item, int], aligned: Aligned,
+              importance: Number) -> tuple[Fraction, Number]:
+    """(Σ importance(K) · |K| · resolution(K), Σ importance(K) · |K|) of one side (§5.4).
+
+    A one-item cluster is resolved when the other side has it alone too (LEA's self-link);
+    a cluster with a set, aligned or not, weighs ``importance`` (β) times its size.
+    """
+    by_links: dict[int, Number] = {}
+    found: Fraction = Fraction(0)
+    total: Number = 0
+    for cluster in clusters:
+        n = len(cluster)
+        if n == 1:
+            at = other_at.get(cluster[0])
+            found += at is not None and len(other[at]) == 1
+            total += 1
+            continue
+        with_set = any(isinstance(item, SplitItem) for item in cluster)
+        weight = importance if with_set else 1
+        common = _walk(cluster, other_at, aligned, True) if with_set \
+            else _common_links(cluster, other_at)
+        if common:
+            if with_set:
+                found += Fraction(weight) * n * common / _pairs(n)
+            else:  # |K| / C(|K|, 2) = 2 / (|K| − 1): group the sums by |K| − 1
+                by_links[n - 1] = by_links.get(n - 1, 0) + 2 * common
+        total += weight * n
+    found += sum((Fraction(num) / den for den, num in by_links.items()), Fraction(0))
+    return found, total
+
+
+def _ceaf(key: Clusters, response: Clusters, aligned: Aligned, entity_based: bool) -> Fraction:
+    """Σ φ over the optimal one-to-one alignment of key and response clusters (§5.3).
+
+    φ3(K, R) = (items of K that R holds) + δ if R holds the set aligned to K's; φ4 = 2φ3 /
+    (|K| + |R|). The optimum is found per connected component of the overlap graph.
+    """
+    holders: dict[Item, list[int]] = {}
+    for j, cluster in enumerate(response):
+        for item in dict.fromkeys(cluster):
+            holders.setdefault(item, []).append(j)
+    overlap: dict[tuple[int, int], Number] = {}
+    for i, cluster in enumerate(key):
+        for item in cluster:
+            credit: Number = 1
+            if isinstance(item, SplitItem):
+                if item not in aligned:
+                    continue
+                item, credit = aligned[item]
+            for j in holders.get(item, ()):
+                overlap[(i, j)] = overlap.get((i, j), 0) + credit
+
+    def phi(i: int, j: int) -> Fraction:
+        common = Fraction(overlap[(i, j)])
+        return 2 * common / (len(key[i]) + len(response[j])) if entity_based else common
+
+    return sum((phi(i, j) for i, j in _best_assignment(overlap, phi)), Fraction(0))
+
+
+def _best_assignment(edges: dict[tuple[int, int], Any],
+                     weight: Callable[[int, int], Fraction]) -> list[tuple[int, int]]:
+    """A maximum-weight one-to-one assignment over the given (row, column) edges, solved per
+    connected component (Kuhn–Munkres where a component has several rows and columns)."""
+    parent: dict[Hashable, Hashable] = {}
+
+    def root(x: Hashable) -> Hashable:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, j in edges:
+        parent[root(("r", i))] = root(("c", j))
+    components: dict[Hashable, list[tuple[int, int]]] = {}
+    for edge in edges:
+        components.setdefault(root(("r", edge[0])), []).append(edge)
+    chosen = []
+    for group in components.values():
+        rows = sorted({i for i, _ in group})
+        cols = sorted({j for _, j in group})
+        if len(rows) == 1 or len(cols) == 1:
+            chosen.append(max(group, key=lambda e: weight(*e)))
+            continue
         from scipy.optimize import linear_sum_assignment
 
-        counts = [[compare(k, r) for r in response_parts] for k in key_parts]
-        f1 = np.array([[1.0 if key_items[i] == response_items[j] else float(c.f1)
-                        for j, c in enumerate(row)] for i, row in enumerate(counts)])
-        rows, cols = linear_sum_assignment(f1, maximize=True)
-        for i, j in zip(rows.tolist(), cols.tolist()):
-            c = counts[i][j]
-            alignment.pairs.append((i, j, c))
-            recall_num += c.recall_num
-            precision_num += c.precision_num
-    alignment.split_counts = Counts(recall_num, recall_den, precision_num, precision_den)
-    return alignment
+        row_of = {i: n for n, i in enumerate(rows)}
+        col_of = {j: n for n, j in enumerate(cols)}
+        matrix = np.zeros((len(rows), len(cols)))
+        for i, j in group:
+            matrix[row_of[i], col_of[j]] = float(weight(i, j))
+        picked_rows, picked_cols = linear_sum_assignment(matrix, maximize=True)
+        chosen.extend((rows[r], cols[c]) for r, c in zip(picked_rows.tolist(), picked_cols.tolist())
+                      if (rows[r], cols[c]) in edges)
+    return chosen
 
 
-# ---------------------------------------------------------------------------- helpers
-Located = dict[Item, int]
-
-
-def _locate(clusters: Clusters) -> Located:
-    return {item: index for index, cluster in enumerate(clusters) for item in cluster}
-
-
-def _weighted_places(cluster: list[Item], other: Located,
-                     aligned: dict[SplitItem, tuple[SplitItem, Fraction]]) -> list[tuple[int, Fraction]]:
-    """(cluster on the other side, credit) for each item of ``cluster`` that has a place there.
-
-    A mention has credit 1 where the other side has it; a set has credit δ where its aligned
-    counterpart is; unmatched items have no place.
-    """
-    places = []
-    for item in cluster:
-        if isinstance(item, SplitItem):
-            if item in aligned:
-                counterpart, delta = aligned[item]
-                places.append((other[counterpart], delta))
-        elif item in other:
-            places.append((other[item], Fraction(1)))
-    return places
-
-
-# ---------------------------------------------------------------------------- metrics
-def _bcub_side(clusters: Clusters, other: Clusters, aligned) -> list[tuple[Fraction, int]]:
-    """(numerator, denominator) of each cluster: Σ_j w_j² / |c| over |c| (B³ per entity)."""
-    located = _locate(other)
-    found = []
-    for cluster in clusters:
-        weights: dict[int, Fraction] = {}
-        for place, credit in _weighted_places(cluster, located, aligned):
-            weights[place] = weights.get(place, 0) + credit
-        found.append((sum((w * w for w in weights.values()), Fraction(0)) / len(cluster),
-                      len(cluster)))
-    return found
-
-
-def _muc_side(clusters: Clusters, other: Clusters, aligned) -> list[tuple[Fraction, int]]:
-    """(links found, links) of each cluster; a set is one more part of its entity."""
-    located = _locate(other)
-    found = []
-    for cluster in clusters:
-        mentions = [item for item in cluster if not isinstance(item, SplitItem)]
-        sets = [item for item in cluster if isinstance(item, SplitItem)]
-        linked = {located[m] for m in mentions if m in located}
-        missing = sum(1 for m in mentions if m not in located)
-        found_here = Fraction(len(cluster) - missing - len(linked))
-        for item in sets:
-            if item in aligned and located[aligned[item][0]] in linked:
-                found_here -= 1 - aligned[item][1]
-            else:
-                found_here -= 1
-        found.append((found_here, len(cluster) - 1))
-    return found
-
-
-def _lea_side(clusters: Clusters, other: Clusters, aligned,
-              split_importance: Fraction | int) -> list[tuple[Fraction, Fraction]]:
-    """(importance · |E| · resolution, importance · |E|) of each entity (LEA)."""
-    located = _locate(other)
-    sizes = [len(c) for c in other]
-    found = []
-    for cluster in clusters:
-        has_set = any(isinstance(item, SplitItem) and item in aligned for item in cluster)
-        importance = Fraction(split_importance) if has_set else Fraction(1)
-        if len(cluster) == 1:
-            item = cluster[0]
-            resolved: Fraction | int = 1 if item in located and sizes[located[item]] == 1 else 0
+def _blanc_coref(key: Clusters, response: Clusters, response_at: dict[Item, int],
+                 aligned: Aligned) -> Counts:
+    """Coreference links: the key's links the response also has, δ-credited (§5.5); the scorer
+    counts them from the key side only and uses that count as both numerators."""
+    common: Number = 0
+    for cluster in key:
+        if any(isinstance(item, SplitItem) for item in cluster):
+            common += _walk(cluster, response_at, aligned, False)
         else:
-            places = _weighted_places(cluster, located, aligned)
-            common = sum((a[1] * b[1] for a, b in combinations(places, 2) if a[0] == b[0]),
-                         Fraction(0))
-            resolved = common / (len(cluster) * (len(cluster) - 1) // 2)
-        found.append((importance * len(cluster) * resolved, importance * len(cluster)))
-    return found
+            common += _common_links(cluster, response_at)
+    key_links = sum(_pairs(len(c)) for c in key)
+    response_links = sum(_pairs(len(c)) for c in response)
+    return Counts(common, key_links, common, response_links)
 
 
-def _summed(recall: list, precision: list) -> Counts:
-    return Counts(sum((n for n, _ in recall), Fraction(0)), sum((d for _, d in recall), 0),
-                  sum((n for n, _ in precision), Fraction(0)), sum((d for _, d in precision), 0))
+def _blanc_noncoref(key: Clusters, response: Clusters, response_at: dict[Item, int],
+                    aligned: Aligned) -> Counts:
+    """Non-coreference links: pairs of key items from different key clusters that the
+    response puts in different clusters, credited the product of the two ends' δ (§5.5).
+
+    With w the credit of an item found in the response, the sum over such pairs is
+    (W² − Σ_K W_K² − Σ_R W_R² + Σ_KR W_KR²) / 2, W the total weight and W_K, W_R, W_KR the
+    weights within a key cluster, a response cluster and both.
+    """
+    total: Number = 0
+    by_key: list[Number] = []
+    by_response: dict[int, Number] = {}
+    by_both: dict[tuple[int, int], Number] = {}
+    for k, cluster in enumerate(key):
+        in_cluster: Number = 0
+        for item in cluster:
+            credit: Number = 1
+            if isinstance(item, SplitItem) and item in aligned:
+                item, credit = aligned[item]
+            r = response_at.get(item)
+            if r is None:
+                continue
+            in_cluster += credit
+            by_response[r] = by_response.get(r, 0) + credit
+            by_both[(k, r)] = by_both.get((k, r), 0) + credit
+        total += in_cluster
+        by_key.append(in_cluster)
+
+    def squares(values: Iterable[Number]) -> Number:
+        return sum((v * v for v in values), 0)
+
+    twice = (total * total - squares(by_key) - squares(by_response.values())
+             + squares(by_both.values()))
+    common = twice / 2 if isinstance(twice, Fraction) else twice // 2
+    key_items = sum(len(c) for c in key)
+    response_items = sum(len(c) for c in response)
+    key_coref = sum(_pairs(len(c)) for c in key)
+    response_coref = sum(_pairs(len(c)) for c in response)
+    return Counts(common, _pairs(key_items) - key_coref, common,
+                  _pairs(response_items) - response_coref)
 
 
-def bcub(key: Clusters, response: Clusters, alignment: SetAlignment) -> Counts:
-    """B³ with sets credited by δ (recall: member recall, precision: member precision)."""
-    return _summed(_bcub_side(key, response, alignment.recall_map()),
-                   _bcub_side(response, key, alignment.precision_map()))
+# ============================================================================ metrics
+@dataclass
+class ClusterPair:
+    """Key and response clusters of one document, with where each item sits."""
+
+    key: Clusters
+    response: Clusters
+    key_at: dict[Item, int] = field(init=False)
+    response_at: dict[Item, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.key_at = where(self.key)
+        self.response_at = where(self.response)
 
 
-def muc(key: Clusters, response: Clusters, alignment: SetAlignment) -> Counts:
-    """MUC: a set is one more part of its entity; an aligned one found in the same response
-    entity as other mentions of it costs only the missing part 1 − δ (Paun et al. 2023 §5)."""
-    return _summed(_muc_side(key, response, alignment.recall_map()),
-                   _muc_side(response, key, alignment.precision_map()))
+@dataclass
+class SetAlignment:
+    """The one-to-one alignment of key and response sets for one metric.
+
+    ``recall`` / ``precision`` / ``f1`` map a set to its counterpart and δ (pairs whose δ is
+    0 are left out, as in the scorer); ``split_counts`` are the split-antecedent-only counts
+    (numerators of the aligned pairs, denominators of every set; §7).
+    """
+
+    key_sets: list[SplitItem]
+    response_sets: list[SplitItem]
+    pairs: list[tuple[int, int, Counts]]
+    recall: Aligned
+    precision: Aligned
+    f1: Aligned
+    split_counts: Counts
 
 
-def lea(key: Clusters, response: Clusters, alignment: SetAlignment,
-        split_importance: Fraction | int = 1) -> Counts:
-    """LEA: a link's credit is the product of its ends' δ; an entity with an aligned set has
-    importance β · |E| instead of |E| (the split-antecedent importance)."""
-    return _summed(_lea_side(key, response, alignment.recall_map(), split_importance),
-                   _lea_side(response, key, alignment.precision_map(), split_importance))
+def _member_counts(metric: str) -> Callable[[SplitItem, SplitItem], Counts]:
+    def compare(key_set: SplitItem, response_set: SplitItem) -> Counts:
+        members = ClusterPair(key_set.member_clusters(), response_set.member_clusters())
+        return METRICS[metric](members, None, members=True)
+    return compare
 
 
-def _contributions(side: Callable[..., list[tuple[Any, Any]]]) -> Callable[..., dict[str, Any]]:
-    """Per-entity numerators and denominators of a metric, for ``--explain``."""
+def align_sets(metric: str, doc: ClusterPair) -> SetAlignment | None:
+    """Align the sets of key and response on ``metric``'s F1 between their members (§4.2).
 
-    def explain(key: Clusters, response: Clusters, alignment: SetAlignment) -> dict[str, Any]:
-        def rows(clusters: Clusters, found: list[tuple[Any, Any]]) -> list[dict[str, Any]]:
-            return [{"mentions": sorted(i for i in c if not isinstance(i, SplitItem)),
-                     "set": any(isinstance(i, SplitItem) for i in c),
-                     "numerator": str(n), "denominator": str(d)} for c, (n, d) in zip(clusters, found)]
+    None when neither side has a set. A side without sets gets one empty set, so that the
+    other side's sets still add their denominators to the split-only counts.
+    """
+    key_sets, response_sets = split_items(doc.key), split_items(doc.response)
+    if not key_sets and not response_sets:
+        return None
+    rows = key_sets or [NO_SET]
+    cols = response_sets or [NO_SET]
+    compare = _member_counts(metric)
+    counts = [[compare(k, r) for r in cols] for k in rows]
+    # the scorer's floats: F1 of the float precision and recall, maximized by Kuhn–Munkres
+    f1 = np.array([[_float_f1(c) for c in row] for row in counts])
+    from scipy.optimize import linear_sum_assignment
 
-        return {"recall": rows(key, side(key, response, alignment.recall_map())),
-                "precision": rows(response, side(response, key, alignment.precision_map()))}
+    chosen_rows, chosen_cols = linear_sum_assignment(-f1)
+    pairs = [(i, j, counts[i][j]) for i, j in zip(chosen_rows.tolist(), chosen_cols.tolist())]
+    split_counts = Counts(sum((c.recall_num for _, _, c in pairs), Fraction(0)),
+                          sum((row[0].recall_den for row in counts), 0),
+                          sum((c.precision_num for _, _, c in pairs), Fraction(0)),
+                          sum((c.precision_den for c in counts[0]), 0))
+    recall = {rows[i]: (cols[j], c.recall) for i, j, c in pairs if c.recall > 0}
+    precision = {cols[j]: (rows[i], c.precision) for i, j, c in pairs if c.precision > 0}
+    f1_map = {rows[i]: (cols[j], c.f1) for i, j, c in pairs if f1[i, j] > 0}
+    return SetAlignment(key_sets, response_sets, pairs, recall, precision, f1_map, split_counts)
 
-    return explain
+
+def _float_f1(c: Counts) -> float:
+    p = float(c.precision_num) / float(c.precision_den) if c.precision_num else 0.0
+    r = float(c.recall_num) / float(c.recall_den) if c.recall_num else 0.0
+    return 0.0 if p + r == 0 else 2 * p * r / (p + r)
 
 
-CONTRIBUTIONS: dict[str, Callable[..., dict[str, Any]]] = {
-    "bcub": _contributions(_bcub_side),
-    "muc": _contributions(_muc_side),
-    "lea": _contributions(lambda c, o, a: _lea_side(c, o, a, 1)),
+def muc(doc: ClusterPair, sets: SetAlignment | None, *, members: bool = False, **_: Any) -> Counts:
+    recall = sets.recall if sets else {}
+    precision = sets.precision if sets else {}
+    rn, rd = _muc_side(doc.key, doc.response, doc.response_at, recall, members)
+    pn, pd = _muc_side(doc.response, doc.key, doc.key_at, precision, members)
+    return Counts(rn, rd, pn, pd)
+
+
+def bcub(doc: ClusterPair, sets: SetAlignment | None, **_: Any) -> Counts:
+    rn, rd = _bcub_side(doc.key, doc.response_at, sets.recall if sets else {})
+    pn, pd = _bcub_side(doc.response, doc.key_at, sets.precision if sets else {})
+    return Counts(rn, rd, pn, pd)
+
+
+def ceafm(doc: ClusterPair, sets: SetAlignment | None, **_: Any) -> Counts:
+    similarity = _ceaf(doc.key, doc.response, sets.f1 if sets else {}, entity_based=False)
+    return Counts(similarity, sum(len(c) for c in doc.key), similarity,
+                  sum(len(c) for c in doc.response))
+
+
+def ceafe(doc: ClusterPair, sets: SetAlignment | None, **_: Any) -> Counts:
+    similarity = _ceaf(doc.key, doc.response, sets.f1 if sets else {}, entity_based=True)
+    return Counts(similarity, len(doc.key), similarity, len(doc.response))
+
+
+def lea(doc: ClusterPair, sets: SetAlignment | None, *, importance: Number = 1, **_: Any) -> Counts:
+    rn, rd = _lea_side(doc.key, doc.response, doc.response_at, sets.recall if sets else {},
+                       importance)
+    pn, pd = _lea_side(doc.response, doc.key, doc.key_at, sets.precision if sets else {},
+                       importance)
+    return Counts(rn, rd, pn, pd)
+
+
+def blanc_coref(doc: ClusterPair, sets: SetAlignment | None, **_: Any) -> Counts:
+    return _blanc_coref(doc.key, doc.response, doc.response_at, sets.f1 if sets else {})
+
+
+def blanc_noncoref(doc: ClusterPair, sets: SetAlignment | None, **_: Any) -> Counts:
+    return _blanc_noncoref(doc.key, doc.response, doc.response_at, sets.f1 if sets else {})
+
+
+# Each metric's counts on one document, given that metric's set alignment. BLANC is two
+# metrics here, each aligning the sets on its own F1, as in the scorer.
+METRICS: dict[str, Callable[..., Counts]] = {
+    "muc": muc,
+    "bcub": bcub,
+    "ceafm": ceafm,
+    "ceafe": ceafe,
+    "lea": lea,
+    "blanc-coref": blanc_coref,
+    "blanc-noncoref": blanc_noncoref,
 }
 
 
-def _ceaf(key: Clusters, response: Clusters, alignment: SetAlignment, entity_based: bool) -> Fraction:
-    """Σ φ over the optimal entity alignment; φ3 counts a set in both entities as its δ = F1."""
-    aligned = alignment.f1_map()
-    located = _locate(response)
-    overlaps: dict[tuple[int, int], Fraction] = {}
-    for i, cluster in enumerate(key):
-        for place, credit in _weighted_places(cluster, located, aligned):
-            overlaps[(i, place)] = overlaps.get((i, place), 0) + credit
-    if not overlaps:
-        return Fraction(0)
-    from scipy.optimize import linear_sum_assignment
+@dataclass(frozen=True)
+class MetricCounts:
+    """One metric's counts on a document and, when sets were aligned, its split-only counts."""
 
-    def phi(i: int, j: int) -> Fraction:
-        common = overlaps.get((i, j), Fraction(0))
-        return 2 * common / (len(key[i]) + len(response[j])) if entity_based else common
-
-    rows = sorted({i for i, _ in overlaps})
-    cols = sorted({j for _, j in overlaps})
-    matrix = np.array([[float(phi(i, j)) for j in cols] for i in rows])
-    chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
-    return sum((phi(rows[r], cols[c]) for r, c in zip(chosen_rows.tolist(), chosen_cols.tolist())),
-               Fraction(0))
+    counts: Counts
+    split: Counts | None
 
 
-def ceafm(key: Clusters, response: Clusters, alignment: SetAlignment) -> Counts:
-    similarity = _ceaf(key, response, alignment, entity_based=False)
-    return Counts(similarity, sum(map(len, key)), similarity, sum(map(len, response)))
+def score(metric: str, doc: ClusterPair, importance: Number = 1) -> MetricCounts:
+    """``metric`` on one document: align the sets on it, then count (§4.2, §5)."""
+    sets = align_sets(metric, doc)
+    counts = METRICS[metric](doc, sets, importance=importance)
+    return MetricCounts(counts, sets.split_counts if sets else None)
 
 
-def ceafe(key: Clusters, response: Clusters, alignment: SetAlignment) -> Counts:
-    similarity = _ceaf(key, response, alignment, entity_based=True)
-    return Counts(similarity, len(key), similarity, len(response))
+def blanc(coref: MetricCounts, noncoref: MetricCounts) -> BlancCounts:
+    return BlancCounts(coref.counts, noncoref.counts)
 
 
-def blanc(key: Clusters, response: Clusters, coref: SetAlignment,
-          noncoref: SetAlignment) -> BlancCounts:
-    """BLANC: a link's credit is the product of its ends' δ = F1 (each part aligned on its own
-    F1); the denominators count sets as items."""
+# ============================================================================ --explain
+def _side_rows(metric: str, clusters: Clusters, other: Clusters, other_at: dict[Item, int],
+               aligned: Aligned) -> list[dict[str, Any]]:
+    rows = []
+    for cluster in clusters:
+        one = [cluster]
+        if metric == "bcub":
+            num, den = _bcub_side(one, other_at, aligned)
+        elif metric == "muc":
+            num, den = _muc_side(one, other, other_at, aligned)
+        else:
+            num, den = _lea_side(one, other, other_at, aligned, 1)
+        rows.append({"mentions": sorted((i.extent for i in cluster if isinstance(i, Markable))),
+                     "set": any(isinstance(i, SplitItem) for i in cluster),
+                     "numerator": str(num), "denominator": str(den)})
+    return rows
 
-    def credited(alignment: SetAlignment) -> list[list[tuple[int, Fraction]]]:
-        located = _locate(response)
-        return [_weighted_places(c, located, alignment.f1_map()) for c in key]
 
-    coref_num = sum((a[1] * b[1] for places in credited(coref)
-                     for a, b in combinations(places, 2) if a[0] == b[0]), Fraction(0))
-    places = credited(noncoref)
-    noncoref_num = Fraction(0)
-    for i, j in combinations(range(len(places)), 2):
-        for a in places[i]:
-            for b in places[j]:
-                if a[0] != b[0]:
-                    noncoref_num += a[1] * b[1]
-    key_coref = sum(len(c) * (len(c) - 1) // 2 for c in key)
-    response_coref = sum(len(c) * (len(c) - 1) // 2 for c in response)
-    mk, mr = sum(map(len, key)), sum(map(len, response))
-    return BlancCounts(
-        Counts(coref_num, key_coref, coref_num, response_coref),
-        Counts(noncoref_num, mk * (mk - 1) // 2 - key_coref, noncoref_num,
-               mr * (mr - 1) // 2 - response_coref),
-    )
+def explain(name: str, doc: ClusterPair) -> dict[str, Any]:
+    """Why the split-antecedent part of a document scores what it does (``--explain``): the
+    set alignment of each metric with its δ values and, for B³, MUC and LEA, every entity's
+    numerator and denominator."""
+
+    def describe(item: SplitItem) -> list[list[tuple[int, int]]]:
+        return sorted(sorted(m.extent for m in member) for member in item.members)
+
+    out: dict[str, Any] = {"document": name, "metrics": {}}
+    for metric in METRICS:
+        sets = align_sets(metric, doc)
+        if sets is None:
+            continue
+        rows = sets.key_sets or [NO_SET]
+        cols = sets.response_sets or [NO_SET]
+        entry: dict[str, Any] = {
+            "pairs": [{"key_set": describe(rows[i]), "response_set": describe(cols[j]),
+                       "delta_recall": str(c.recall), "delta_precision": str(c.precision),
+                       "delta_f1": str(c.f1)} for i, j, c in sets.pairs
+                      if rows[i] is not NO_SET and cols[j] is not NO_SET],
+            "unaligned_key_sets": [describe(s) for i, s in enumerate(sets.key_sets)
+                                   if i not in {i for i, _, _ in sets.pairs}],
+            "unaligned_response_sets": [describe(s) for j, s in enumerate(sets.response_sets)
+                                        if j not in {j for _, j, _ in sets.pairs}],
+        }
+        if metric in ("bcub", "muc", "lea"):
+            entry["entities"] = {
+                "recall": _side_rows(metric, doc.key, doc.response, doc.response_at, sets.recall),
+                "precision": _side_rows(metric, doc.response, doc.key, doc.key_at,
+                                        sets.precision)}
+        out["metrics"][metric] = entry
+    return out

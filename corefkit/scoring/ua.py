@@ -1,25 +1,26 @@
 """Scoring with the Universal Anaphora scorer's semantics (Yu et al. 2022; Paun et al. 2023).
 
-What changes against the reference scorer's semantics:
+The numbers equal the UA scorer 1.x's (juntaoy/universal-anaphora-scorer, the official scorer
+of the CODI-CRAC 2021 and 2022 shared tasks) on real documents, in every mode it has; where
+it departs from the papers, ``docs/deviations.md`` says how. What changes against the
+reference scorer's semantics:
 
 * **Split antecedents** are scored by the generalized metrics of :mod:`corefkit.scoring.split`
   (on by default; ``remove_split_antecedents`` scores set entities as ordinary ones;
-  ``only_split_antecedents`` reports the split-antecedent alignment scores instead). Sets
-  are flattened first (``flatten-splits``); two entities with the same set are one entity,
-  as in the UA scorer.
-* **Matching** is ``exact``, ``partial`` (the key's Min span must lie inside the response,
-  which must lie inside the key; ranked by |K ∩ R| / |K|; UA scorer 2.0 / CorefUD scorer
-  "partial-corefud") or ``craft`` (a response part within the key's first part; CRAFT 2019),
-  one to one with the Hungarian algorithm, through :mod:`corefkit.scoring.match`.
+  ``only_split_antecedents`` reports the split-antecedent alignment scores instead). Nested
+  sets are flattened; two entities with the same set are one entity.
+* **Repeated mentions**: a markable whose extent occurs twice (in two entities, or twice in
+  one) is kept in both places and looked up in the later entity, as the scorer does; the
+  reference scorer's semantics remove the later copy instead.
+* **Matching** is ``exact`` (the UA scorer 1.x), or, beyond it, ``partial`` (the key's Min
+  span inside the response, inside the key; UA scorer 2.0 / CorefUD "partial-corefud") or
+  ``craft`` (CRAFT 2019), one to one through :mod:`corefkit.scoring.match`.
 * **BLANC** drops a part only when key and response both lack that kind of link.
-* **Non-referring** markables are scored on their own (identification P/R/F); **bridging**
-  by anaphor recognition and full bridging at mention and entity level; **discourse deixis**
-  (``discourse_deixis``) scores the DD layer instead of identity.
-
-Where the UA scorer and the reference scorer disagree on plain coreference (DISAGREEMENTS.md
-items 1 and 2), these semantics take the UA side for BLANC and keep the reference's
-repeated-mention rule (a mention repeated in a second entity is removed, reported), which
-the UA scorer does not define (it keeps both copies and looks up the last).
+* **Non-referring** markables are scored on their own (identification P/R/F): one per
+  non-referring id, its first markable, as the scorer reads them. **Bridging**: anaphor
+  recognition and full bridging at mention level (the same anchor markable) and entity level
+  (an anchor markable of the same key entity); an anaphor with several relations keeps its
+  last. **Discourse deixis** (``discourse_deixis``) scores the DD layer instead of identity.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from corefkit.errors import UsageError
-from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity, Mention
+from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Mention
 from corefkit.scoring import split
 from corefkit.scoring.align import Labeler
 from corefkit.scoring.match import (
@@ -44,32 +45,35 @@ from corefkit.scoring.match import (
     load_profiles,
     positions,
 )
-from corefkit.scoring.metrics import Counts
+from corefkit.scoring.metrics import BlancCounts, Counts
 
 UA_MATCHES = ("exact", "partial", "craft")
+Identity = tuple  # a mention's node positions, as matching identifies it
 
 
 @dataclass
 class UADocument(UDDocument):
-    """A reduced document plus what only UA scoring looks at."""
+    """A reduced document plus what only UA scoring looks at.
 
-    sets: dict[int, list[frozenset]] = field(default_factory=dict)  # cluster -> member identities
-    nonref: list[tuple] = field(default_factory=list)               # identities
-    bridges: list[tuple[tuple, tuple]] = field(default_factory=list)  # (anaphor, anchor) identities
+    ``clusters`` are the scored chains in the scorer's order (entities by their first
+    markable, markables as they open), repeats kept; ``sets`` gives a chain's accommodated
+    set as its members' markables; ``extents`` the (first, last) token of each markable,
+    which fixes the scorer's walk order (:class:`corefkit.scoring.split.Markable`).
+    """
 
-
-def _identity(mention: UDMention) -> tuple:
-    return mention.words
+    sets: dict[int, list[tuple[Identity, ...]]] = field(default_factory=dict)
+    nonref: list[Identity] = field(default_factory=list)
+    bridges: dict[Identity, Identity] = field(default_factory=dict)  # anaphor -> anchor
+    extents: dict[Identity, tuple[int, int]] = field(default_factory=dict)
 
 
 def ua_document(doc: Document, *, layer: str = IDENTITY, keep_zeros: bool = True,
                 keep_splits: bool = True, remove_singletons: bool = False,
                 labeler: Labeler | None = None) -> UADocument:
     """Reduce a document: chains of one layer, flattened sets, non-referring, bridging."""
-    from corefkit.passes.splits import check_acyclic, leaf_members
-
     pos = positions(doc)
     tokens = doc.tokens
+    extents: dict[Identity, tuple[int, int]] = {}
 
     def reduced(mention: Mention) -> UDMention:
         head = mention.head if mention.head is not None and mention.head in mention.tokens \
@@ -77,15 +81,22 @@ def ua_document(doc: Document, *, layer: str = IDENTITY, keep_zeros: bool = True
         core = frozenset(pos[t] for t in mention.min_tokens) if mention.min_tokens else frozenset()
         parts = tuple((pos[a], pos[b]) for a, b in mention.parts())
         zero = all(tokens[t].is_empty for t in mention.tokens)
-        return UDMention(tuple(sorted(pos[t] for t in mention.tokens)), pos[head], zero, (),
-                         tokens[head].sentence, labeler(doc, mention) if labeler else None,
-                         core, parts)
+        found = UDMention(tuple(sorted(pos[t] for t in mention.tokens)), pos[head], zero, (),
+                          tokens[head].sentence, labeler(doc, mention) if labeler else None,
+                          core, parts)
+        # the scorer's extent of a markable in parts: the opener and closer it saw last
+        extents.setdefault(found.words, mention.parts()[-1])
+        return found
+
+    def markables(entity: Any) -> list[Mention]:
+        return sorted((m for m in doc.mentions_of(entity, ordered=False) if m.tokens),
+                      key=lambda m: m.id)
 
     clusters: list[list[UDMention]] = []
-    cluster_of: dict[Entity, int] = {}
+    cluster_of: dict[Any, int] = {}
     removed_zeros = removed_singletons = 0
     for entity in doc.entities_in(layer):
-        cluster = [reduced(m) for m in doc.mentions_of(entity) if m.tokens]
+        cluster = [reduced(m) for m in markables(entity)]
         if not keep_zeros:
             kept = [m for m in cluster if not m.zero]
             removed_zeros += len(cluster) - len(kept)
@@ -97,38 +108,77 @@ def ua_document(doc: Document, *, layer: str = IDENTITY, keep_zeros: bool = True
             continue
         cluster_of[entity] = len(clusters)
         clusters.append(cluster)
-    sets: dict[int, list[frozenset]] = {}
-    if keep_splits and doc.memberships():
-        check_acyclic(doc)
-        for set_entity in doc.accommodated_sets():
-            if set_entity not in cluster_of:
-                continue
-            members = []
-            for member, _ in leaf_members(doc, set_entity):
-                identities = frozenset(_identity(reduced(m)) for m in doc.mentions_of(member)
-                                       if m.tokens and (keep_zeros or not doc.is_zero(m)))
-                if identities:
-                    members.append(identities)
-            if members:
-                sets[cluster_of[set_entity]] = members
-    nonref = [_identity(reduced(m)) for m in doc.non_referring()
-              if m.layer == layer and m.tokens]
-    bridges = []
-    if layer == IDENTITY:
-        for b in doc.bridging():
-            anchor = b.anchor_mention or _closest_mention(doc, b.anaphor, b.anchor)
-            if anchor is not None and b.anaphor.tokens and anchor.tokens:
-                bridges.append((_identity(reduced(b.anaphor)), _identity(reduced(anchor))))
+    sets = _sets(doc, cluster_of, reduced, markables, keep_zeros) if keep_splits else {}
+    nonref = [reduced(m).words for m in _first_non_referring(doc, layer)]
+    bridges = _bridges(doc, reduced) if layer == IDENTITY else {}
     sentences = []
     for sentence in doc.sentences:
         forms = tuple(tokens[i].form for i in range(sentence.start, sentence.stop)
                       if not tokens[i].is_empty)
         sentences.append((sentence.sent_id, forms, sentence.attrs.get("line")))
     return UADocument(doc.name, doc.pair_key(), clusters, sentences, doc.file, removed_zeros,
-                      removed_singletons, bool(doc.attrs.get("conllu")), sets, nonref, bridges)
+                      removed_singletons, bool(doc.attrs.get("conllu")), sets, nonref, bridges,
+                      extents)
 
 
-def _closest_mention(doc: Document, anaphor: Mention, anchor: Entity) -> Mention | None:
+def _sets(doc: Document, cluster_of: dict[Any, int], reduced: Any, markables: Any,
+          keep_zeros: bool) -> dict[int, list[tuple[Identity, ...]]]:
+    """Chain index -> the members of its accommodated set, each as its markables' identities
+    (every markable of the member entity, in document order)."""
+    from corefkit.passes.splits import check_acyclic, leaf_members
+
+    if not doc.memberships():
+        return {}
+    check_acyclic(doc)
+    sets: dict[int, list[tuple[Identity, ...]]] = {}
+    for set_entity in doc.accommodated_sets():
+        if set_entity not in cluster_of:
+            continue
+        members = []
+        for member, _ in leaf_members(doc, set_entity):
+            identities = tuple(reduced(m).words for m in markables(member)
+                               if keep_zeros or not doc.is_zero(m))
+            if identities:
+                members.append(identities)
+        if members:
+            sets[cluster_of[set_entity]] = members
+    return sets
+
+
+def _first_non_referring(doc: Document, layer: str) -> list[Mention]:
+    """The first markable of every non-referring id (markables sharing a Pseudo id form one
+    pseudo entity in the model), in document order."""
+    first: dict[Any, Mention] = {}
+    for mention in sorted(doc.non_referring(), key=lambda m: m.id):
+        if mention.layer != layer or not mention.tokens:
+            continue
+        entity = doc.entity_of(mention)
+        first.setdefault(entity if entity is not None else mention, mention)
+    return list(first.values())
+
+
+def _bridges(doc: Document, reduced: Any) -> dict[Identity, Identity]:
+    """Anaphor -> anchor markable of every bridging relation between identity markables.
+
+    As the scorer reads them: an anaphor markable with several relations keeps its last, and
+    of two anaphors with one extent the later wins. A relation that names only an anchor
+    entity (CorefUD ``Bridge``) takes that entity's closest mention before the anaphor.
+    """
+    last: dict[Mention, Mention] = {}
+    for b in doc.bridging():
+        anchor = b.anchor_mention or _closest_mention(doc, b.anaphor, b.anchor)
+        if anchor is not None and _identity_markable(doc, b.anaphor) \
+                and _identity_markable(doc, anchor):
+            last[b.anaphor] = anchor
+    return {reduced(anaphor).words: reduced(anchor).words for anaphor, anchor in last.items()}
+
+
+def _identity_markable(doc: Document, mention: Mention) -> bool:
+    return bool(mention.tokens) and mention.layer == IDENTITY and (
+        mention.nonref is not None or doc.entity_of(mention) is not None)
+
+
+def _closest_mention(doc: Document, anaphor: Mention, anchor: Any) -> Mention | None:
     """The anchor entity's closest mention before the anaphor, else after (conversion-notes §4)."""
     mentions = doc.mentions_of(anchor)
     before = [m for m in mentions if m.start < anaphor.start]
@@ -137,43 +187,31 @@ def _closest_mention(doc: Document, anaphor: Mention, anchor: Entity) -> Mention
     return mentions[0] if mentions else None
 
 
-# ---------------------------------------------------------------------------- clusters
-def _item_clusters(doc: UADocument, index: dict[Any, int], extra: dict[Any, int],
-                   keep_splits: bool, first_extra: int) -> list[list[split.Item]]:
-    """The document's clusters as aligned indices, each set entity with its SplitItem.
+# ---------------------------------------------------------------------------- item clusters
+@dataclass
+class _Items:
+    """Turns identities into :class:`split.Markable` items: a response markable aligned to a
+    key markable takes the key's identity and extent, so that equal items hash equal."""
 
-    Repeated mentions keep their first copy (as the aligner did); entities whose sets are
-    equal are merged, as the UA scorer does.
-    """
-    def number(identity: Any) -> int:
-        if identity in index:
-            return index[identity]
-        # a member mention outside every scored chain (a non-referring member, a removed
-        # zero): one number per identity beyond the aligned ones, shared by key and response
-        return extra.setdefault(identity, first_extra + len(extra))
+    key: UADocument
+    found: CorefUDAlignment
 
-    seen: set = set()
-    clusters: list[list[split.Item]] = []
-    for c, cluster in enumerate(doc.clusters):
-        items: list[split.Item] = []
-        for m in cluster:
-            ident = _identity(m)
-            if ident in seen:
-                continue
-            seen.add(ident)
-            items.append(index[ident])
-        if keep_splits and c in doc.sets:
-            members = frozenset(frozenset(number(i) for i in member) for member in doc.sets[c])
-            items.append(split.SplitItem(members))
-        if not items:
-            continue
-        same = next((other for other in clusters for item in items
-                     if isinstance(item, split.SplitItem) and item in other), None)
-        if same is None:
-            clusters.append(items)
-        else:
-            same.extend(item for item in items if item not in same)
-    return clusters
+    def key_identity(self, identity: Identity, index: dict[Any, int]) -> Identity:
+        i = index.get(identity)
+        keys = self.found.aligned.mention_keys
+        return keys[i] if i is not None and i < len(keys) else identity
+
+    def markable(self, identity: Identity, doc: UADocument, index: dict[Any, int]) -> split.Markable:
+        canonical = self.key_identity(identity, index)
+        extent = self.key.extents.get(canonical) or doc.extents[identity]
+        return split.Markable(canonical, extent)
+
+    def clusters(self, doc: UADocument, index: dict[Any, int], keep_sets: bool) -> split.Clusters:
+        chains = [[self.markable(m.words, doc, index) for m in cluster] for cluster in doc.clusters]
+        sets = {c: split.SplitItem(tuple(self.markable(i, doc, index) for i in member)
+                                   for member in members)
+                for c, members in doc.sets.items()} if keep_sets else {}
+        return split.build_clusters(chains, sets, keep_sets)
 
 
 # ---------------------------------------------------------------------------- extra metrics
@@ -218,39 +256,42 @@ class BridgingCounts:
         return lines
 
 
-def _tp_counts(tp: int, fn: int, fp: int) -> Counts:
-    return Counts(tp, tp + fn, tp, tp + fp)
-
-
 def non_referring_counts(key: UADocument, response: UADocument | None) -> Counts:
-    """Identification of non-referring markables (exact extents)."""
-    key_set = set(key.nonref)
-    response_set = set(response.nonref) if response is not None else set()
-    tp = len(key_set & response_set)
-    return _tp_counts(tp, len(key_set) - tp, len(response_set) - tp)
+    """Identification of non-referring markables by extent (each listed markable counts)."""
+    key_list = key.nonref
+    response_list = response.nonref if response is not None else []
+    key_set, response_set = set(key_list), set(response_list)
+    tp = sum(1 for m in key_list if m in response_set)
+    fp = sum(1 for m in response_list if m not in key_set)
+    return Counts(tp, len(key_list), tp, tp + fp)
 
 
-def bridging_counts(key: UADocument, response: UADocument | None,
-                    found: CorefUDAlignment) -> BridgingCounts:
-    """Bridging as the UA scorer scores it, over aligned mentions (Yu et al. 2022)."""
-    key_pairs = {found.key_index.get(a, ("key", a)): found.key_index.get(b, ("key", b))
-                 for a, b in key.bridges}
-    response_pairs = {}
+def bridging_counts(key: UADocument, response: UADocument | None, found: CorefUDAlignment,
+                    key_at: dict[split.Item, int], items: _Items) -> BridgingCounts:
+    """Bridging as the UA scorer scores it (Yu et al. 2022, §3.4): anaphors are compared by
+    extent (by alignment under partial matching), anchors by extent for the mention level and
+    by the key entity that holds them for the entity level."""
+
+    def entity(identity: Identity) -> int | None:
+        extent = key.extents.get(identity)
+        return None if extent is None else key_at.get(split.Markable(identity, extent))
+
+    key_pairs = key.bridges
+    response_pairs: dict[Identity, Identity] = {}
     if response is not None:
-        response_pairs = {found.response_index.get(a, ("response", a)):
-                          found.response_index.get(b, ("response", b)) for a, b in response.bridges}
-    key_entity = {m: e for m, e in zip(found.aligned.key.mentions.tolist(),
-                                       found.aligned.key.entities.tolist())}
+        for anaphor, anchor in response.bridges.items():
+            response_pairs[items.key_identity(anaphor, found.response_index)] = \
+                items.key_identity(anchor, found.response_index)
     recognized = mention_ok = entity_ok = 0
     for anaphor, anchor in key_pairs.items():
-        if anaphor not in response_pairs:
+        answer = response_pairs.get(anaphor)
+        if answer is None:
             continue
         recognized += 1
-        answer = response_pairs[anaphor]
         if answer == anchor:
             mention_ok += 1
             entity_ok += 1
-        elif anchor in key_entity and key_entity.get(answer) == key_entity[anchor]:
+        elif entity(anchor) is not None and entity(anchor) == entity(answer):
             entity_ok += 1
     n_key, n_response = len(key_pairs), len(response_pairs)
     return BridgingCounts(
@@ -258,6 +299,30 @@ def bridging_counts(key: UADocument, response: UADocument | None,
         Counts(mention_ok, n_key, mention_ok, n_response),
         Counts(entity_ok, n_key, entity_ok, n_response),
     )
+
+
+@dataclass(frozen=True)
+class SplitOnlyBlancCounts(CorefUDBlancCounts):
+    """BLANC of ``only_split_antecedents``: the split-antecedent counts of both parts, averaged
+    over the parts that the main scores have links of (the scorer decides on those)."""
+
+    scored: BlancCounts = field(default_factory=BlancCounts)
+
+    def __add__(self, other: BlancCounts) -> SplitOnlyBlancCounts:
+        scored = other.scored if isinstance(other, SplitOnlyBlancCounts) else BlancCounts()
+        return SplitOnlyBlancCounts(self.coref + other.coref, self.noncoref + other.noncoref,
+                                    self.scored + scored)
+
+    def _parts(self) -> tuple[Fraction, Fraction, Fraction]:
+        used = [split_part for split_part, main in ((self.coref, self.scored.coref),
+                                                    (self.noncoref, self.scored.noncoref))
+                if main.recall_den != 0 or main.precision_den != 0]
+        if not used:
+            return Fraction(0), Fraction(0), Fraction(0)
+        n = len(used)
+        return (sum((c.recall for c in used), Fraction(0)) / n,
+                sum((c.precision for c in used), Fraction(0)) / n,
+                sum((c.f1 for c in used), Fraction(0)) / n)
 
 
 # ---------------------------------------------------------------------------- semantics
@@ -322,7 +387,8 @@ class UAScoring:
     def warnings(self) -> list[str]:
         if self.remove_singletons and self.keep_splits:
             return ["singletons are kept: split antecedents are scored and their members may be "
-                    "singletons (as the UA scorer does; --remove-split-antecedents to drop them)"]
+                    "singletons (the UA scorer refuses this combination; "
+                    "--remove-split-antecedents to drop them)"]
         return []
 
     def reduce(self, doc: Document, labeler: Labeler | None = None) -> UADocument:
@@ -335,81 +401,52 @@ class UAScoring:
             check_alignment(key, response)
         found = align_corefud(key, response, match=self.match, zero_match="linear",
                               keep_zeros=self.keep_zeros, metrics=())
-        found.extra.update(self._document_counts(key, response, found))
+        empty = UADocument(key.name, key.pair_key, [], [])
+        items = _Items(key, found)
+        pair = split.ClusterPair(items.clusters(key, found.key_index, self.keep_splits),
+                                 items.clusters(response or empty, found.response_index,
+                                                self.keep_splits))
+        if "non_referring" in self.metrics:
+            found.extra["non_referring"] = non_referring_counts(key, response)
+        if "bridging" in self.metrics:
+            found.extra["bridging"] = bridging_counts(key, response, found, pair.key_at, items)
+        found.extra.update(self._coreference(key.name, pair, found))
         return found
 
-    def _document_counts(self, key: UADocument, response: UADocument | None,
-                         found: CorefUDAlignment) -> dict[str, Any]:
+    def _coreference(self, name: str, pair: split.ClusterPair,
+                     found: CorefUDAlignment) -> dict[str, Any]:
+        """The generalized metrics where sets or repeated markables make them differ from the
+        standard ones on partitions; with neither, the partition metrics are the same numbers."""
+        aligned = found.aligned
+        has_sets = bool(split.split_items(pair.key) or split.split_items(pair.response))
+        if not has_sets and not (aligned.key_repeats or aligned.response_repeats):
+            # split-only: nothing to count but BLANC's main counts, which ``counts`` keeps
+            return {m: Counts() for m in ("muc", "bcub", "ceafm", "ceafe", "lea")} \
+                if self.only_splits else {}
+        if aligned.key_repeats or aligned.response_repeats:
+            aligned.notes[:] = [f"{name}: {aligned.key_repeats + aligned.response_repeats} "
+                                "repeated markables kept in both entities (UA scorer rule)"]
+        if self.explanations is not None and has_sets:
+            self.explanations.append(split.explain(name, pair))
         counts: dict[str, Any] = {}
-        if "non_referring" in self.metrics:
-            counts["non_referring"] = non_referring_counts(key, response)
-        if "bridging" in self.metrics:
-            counts["bridging"] = bridging_counts(key, response, found)
-        extra: dict[Any, int] = {}
-        first_extra = len(found.key_index) + len(found.response_index)  # above every aligned index
-        key_items = _item_clusters(key, found.key_index, extra, self.keep_splits, first_extra)
-        response_items = (_item_clusters(response, found.response_index, extra, self.keep_splits,
-                                         first_extra) if response is not None else [])
-        if not (split.split_items(key_items) or split.split_items(response_items)):
-            if self.only_splits:
-                zero = Counts()
-                counts.update({m: zero for m in ("muc", "bcub", "ceafm", "ceafe", "lea")})
-                counts["blanc"] = CorefUDBlancCounts()
-            return counts  # the standard metrics on the partitions give the same numbers
-        alignments = {m: split.align_sets(m, key_items, response_items)
-                      for m in split.MEMBER_METRICS}
-        if self.explanations is not None:
-            self.explanations.append(_explain(key.name, key_items, response_items, alignments))
+        for metric in ("muc", "bcub", "ceafm", "ceafe", "lea"):
+            scored = split.score(metric, pair, self.lea_split_importance)
+            counts[metric] = (scored.split or Counts()) if self.only_splits else scored.counts
+        coref, noncoref = split.score("blanc-coref", pair), split.score("blanc-noncoref", pair)
         if self.only_splits:
-            for m in ("muc", "bcub", "ceafm", "ceafe", "lea"):
-                counts[m] = alignments[m].split_counts
-            counts["blanc"] = CorefUDBlancCounts(alignments["blanc-coref"].split_counts,
-                                                 alignments["blanc-noncoref"].split_counts)
-            return counts
-        counts["muc"] = split.muc(key_items, response_items, alignments["muc"])
-        counts["bcub"] = split.bcub(key_items, response_items, alignments["bcub"])
-        counts["ceafm"] = split.ceafm(key_items, response_items, alignments["ceafm"])
-        counts["ceafe"] = split.ceafe(key_items, response_items, alignments["ceafe"])
-        counts["lea"] = split.lea(key_items, response_items, alignments["lea"],
-                                  self.lea_split_importance)
-        blanc = split.blanc(key_items, response_items, alignments["blanc-coref"],
-                            alignments["blanc-noncoref"])
-        counts["blanc"] = CorefUDBlancCounts(blanc.coref, blanc.noncoref)
+            counts["blanc"] = SplitOnlyBlancCounts(coref.split or Counts(),
+                                                   noncoref.split or Counts(),
+                                                   split.blanc(coref, noncoref))
+        else:
+            counts["blanc"] = CorefUDBlancCounts(coref.counts, noncoref.counts)
         return counts
 
-    # BLANC under the UA / CorefUD scorers' rule for absent link types (shared code)
-    counts = staticmethod(CorefUDScoring.counts)
-
-
-def _explain(name: str, key: list[list[split.Item]], response: list[list[split.Item]],
-             alignments: dict[str, split.SetAlignment]) -> dict[str, Any]:
-    """Why the split-antecedent part of a document scores what it does (``--explain``)."""
-
-    def describe(item: split.SplitItem) -> list[list[int]]:
-        return sorted(sorted(m) for m in item.members)
-
-    out: dict[str, Any] = {"document": name, "metrics": {}}
-    for metric, alignment in alignments.items():
-        pairs = []
-        for i, j, c in alignment.pairs:
-            pairs.append({
-                "key_set": describe(alignment.key_items[i]),
-                "response_set": describe(alignment.response_items[j]),
-                "delta_recall": str(c.recall), "delta_precision": str(c.precision),
-                "delta_f1": str(c.f1),
-            })
-        paired_keys = {i for i, _, _ in alignment.pairs}
-        paired_responses = {j for _, j, _ in alignment.pairs}
-        entry: dict[str, Any] = {
-            "pairs": pairs,
-            "unaligned_key_sets": [describe(s) for i, s in enumerate(alignment.key_items)
-                                   if i not in paired_keys],
-            "unaligned_response_sets": [describe(s) for j, s in enumerate(alignment.response_items)
-                                        if j not in paired_responses],
-        }
-        if metric in split.CONTRIBUTIONS:
-            entry["entities"] = split.CONTRIBUTIONS[metric](key, response, alignment)
-        out["metrics"][metric] = entry
-    return out
-
-
+    def counts(self, counts: dict[str, Any]) -> dict[str, Any]:
+        """BLANC under the UA scorer's rule for absent link types; in split-only runs, BLANC
+        of a document without sets keeps its main counts (they decide which parts count)."""
+        blanc = counts.get("blanc")
+        if self.only_splits and isinstance(blanc, BlancCounts) \
+                and not isinstance(blanc, SplitOnlyBlancCounts):
+            counts["blanc"] = SplitOnlyBlancCounts(scored=blanc)
+            return counts
+        return CorefUDScoring.counts(counts)
