@@ -21,8 +21,6 @@ from tests.conftest import CONFORMANCE, CORPORA
 PLURAL = CONFORMANCE / "data/universal-anaphora-scorer/plural-tests"
 CODI = CORPORA / "codi-crac22"
 METRICS = "muc,bcub,ceafm,ceafe,blanc,lea,conll"
-# see tests/scoring/test_split.py: the UA scorer's BLANC depends on a set's iteration order
-UA_ORDER_ARTIFACTS = {("040-TC-PB-3", "blanc")}
 MATCH = {"exact": "exact", "partial-corefud": "partial", "partial-craft": "craft"}
 
 
@@ -37,9 +35,6 @@ def _check(report, case):
     for metric, components in case["expected"].items():
         for component, value in components.items():
             got = getattr(report.metrics[metric], component)
-            if (case["id"], metric) in UA_ORDER_ARTIFACTS:
-                assert got != Fraction(value["value"])
-                continue
             if value["exact"]:
                 assert got == Fraction(value["value"]), (metric, component)
             else:
@@ -81,15 +76,34 @@ def test_suites_are_complete():
     assert total == 34 + 15 + 35 + 12
 
 
-@pytest.mark.parametrize("case", list(_cases("reference-tc.json")))
-def test_without_sets_ua_semantics_equal_the_reference_numbers(case):
-    """Apart from BLANC's rule for absent link types, the generalized metrics are the
-    standard ones when there are no split antecedents."""
+# The UA scorer reads CoNLL-2012 files with coval's reader, which misreads the cell `(1(3`
+# of TC-A-8/A-9 (two openers without `|`) as one mention and orders clusters by their
+# closing brackets; corefkit reads both mentions (docs/deviations.md, "UA scorer on
+# CoNLL-2012 files"). With the cell written `(1|(3`, the peer's numbers change, so the
+# recorded ones are kept here and marked.
+CONLL_READER_QUIRK = {"011-TC-A-8", "012-TC-A-9"}
+
+
+def _reference_cases():
+    for param in _cases("reference-tc.json"):
+        case = param.values[0]
+        marks = [pytest.mark.xfail(strict=True, reason="the UA scorer's CoNLL-2012 reader "
+                                   "misreads `(1(3`; see CONLL_READER_QUIRK")] \
+            if case["id"] in CONLL_READER_QUIRK else []
+        yield pytest.param(case, id=case["id"], marks=marks)
+
+
+@pytest.mark.parametrize("case", list(_reference_cases()))
+def test_ua_semantics_on_the_reference_cases_equal_the_ua_scorer(case):
+    """The reference scorer's cases scored with UA semantics give the UA scorer's numbers
+    (its output is recorded beside the reference's in the suite)."""
     key, response = CONFORMANCE / case["key"], CONFORMANCE / case["response"]
-    reference = corefkit.score(key, response, metrics="muc,bcub,ceafm,ceafe,lea,mentions")
-    ua = corefkit.score(key, response, metrics="muc,bcub,ceafm,ceafe,lea,mentions", semantics="ua")
-    for metric in ("muc", "bcub", "ceafm", "ceafe", "lea", "mentions"):
-        assert ua.metrics[metric].counts == reference.metrics[metric].counts, metric
+    ua = corefkit.score(key, response, metrics="muc,bcub,ceafm,ceafe,blanc,lea", semantics="ua")
+    peer = case["peer_output"]["ua-scorer"]
+    for metric in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"):
+        got = ua.metrics[metric]
+        assert [got.recall, got.precision, got.f1] == [Fraction(v) for v in peer[metric]["rpf"]], \
+            metric
 
 
 def test_corefud_split_antecedents_score_like_exploded_ones(tmp_path: Path):
