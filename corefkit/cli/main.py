@@ -69,10 +69,11 @@ def _fraction_option(text: str | None) -> str | None:
 @cli.command()
 @click.argument("key")
 @click.argument("response")
-@click.option("--metrics", "-m", default="all", show_default=True,
+@click.option("--metrics", "-m", default=None,
               help="Comma list of mentions, muc, bcub, ceafm, ceafe, blanc, lea, conll, mor and "
-                   "zero (CorefUD scoring only), and dominant (type-aware, Žitkus et al. 2023; "
-                   "not part of 'all').")
+                   "zero (CorefUD scoring only), non_referring and bridging (UA scoring only), "
+                   "and dominant (type-aware, Žitkus et al. 2023; not part of 'all'). Default: "
+                   "what the profile's official scorer prints, else all.")
 @click.option("--format", "-f", "output_format", default="table", show_default=True,
               type=click.Choice(["table", "json", "csv", "reference"]),
               help="table, JSON object, CSV rows, or the reference scorer's TOTALS lines.")
@@ -135,7 +136,7 @@ def _fraction_option(text: str | None) -> str | None:
                    "(Chen & Ng 2013; ask for them with -m): links with a name, with a nominal, "
                    "other links, singleton entities. Default W4 = 1,0.75,0.5,1.")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings and no progress display.")
-def score(key: str, response: str, metrics: str, output_format: str, per_document: bool,
+def score(key: str, response: str, metrics: str | None, output_format: str, per_document: bool,
           input_format: str | None, remove_singletons: bool, passes: tuple[str, ...],
           parse_gum_ids: bool, key_layer: str | None, response_layer: str | None,
           dominant_k: str | None, dominant_scheme: str, dominant_ranking: str,
@@ -165,7 +166,7 @@ def score(key: str, response: str, metrics: str, output_format: str, per_documen
     if by_type is not None or type_rules is not None:
         from corefkit.scoring.by_type import by_type_request
 
-        metrics, metric_options = by_type_request(metrics, by_type, type_rules)
+        metrics, metric_options = by_type_request(metrics or "all", by_type, type_rules)
     if lweights is not None:
         from corefkit.scoring.linguistic import lweights_request
 

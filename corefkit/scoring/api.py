@@ -231,8 +231,7 @@ def score(
     from corefkit import __version__
     from corefkit.passes import apply_passes
 
-    if profile is not None and (metrics is None or
-                                (isinstance(metrics, str) and metrics.strip().lower() == "all")):
+    if profile is not None and metrics is None:  # what the profile's official scorer prints
         from corefkit.scoring.match import load_profiles
 
         metrics = load_profiles().get(profile, {}).get("metrics", metrics)
