@@ -223,3 +223,29 @@ def test_ua_profiles(profile):
     report = corefkit.score(path, path, profile=profile)
     assert report.options["semantics"] == "ua-scorer" and report.options["profile"] == profile
     assert all(m.f1 == 1 for m in report.metrics.values())
+
+
+PAUN = Path(__file__).resolve().parent.parent / "fixtures/ua/paun2023"
+
+
+def _paun_cases():
+    data = json.loads((PAUN / "ua-scorer.json").read_text())
+    for system, modes in data["rpf"].items():
+        for mode, values in modes.items():
+            yield pytest.param(system, mode, values, data["modes"][mode], id=f"{system}+{mode}")
+
+
+@pytest.mark.parametrize("system, mode, values, options", list(_paun_cases()))
+def test_paun_example_12_equals_the_ua_scorer(system, mode, values, options):
+    """Paun et al. (2023) example (12), systems A–D (tests/fixtures/ua/paun2023), in four modes:
+    every metric equals the UA scorer 1.x at full precision — LEA and BLANC included, whose
+    split-antecedent credit follows the scorer's walk order (corefkit/scoring/split.py)."""
+    report = corefkit.score(PAUN / "key.conllua", PAUN / f"{system}.conllua", METRICS,
+                            remove_singletons="remove_singletons" in options,
+                            remove_split_antecedents="remove_split_antecedent" in options,
+                            only_split_antecedents="only_split_antecedent" in options)
+    for metric, expected in values.items():
+        got = report.metrics[metric]
+        mine = [got.f1] if metric == "conll" else [got.recall, got.precision, got.f1]
+        for a, b in zip(mine, expected):
+            assert abs(float(a) - b) <= 1e-9, metric
