@@ -233,10 +233,11 @@ def _table_rows(metrics: dict[str, MetricResult]) -> list[str]:
                       f"{_short(c.precision_num)}/{_short(c.precision_den)}")
         elif isinstance(m.counts, BlancCounts):
             c = m.counts
-            counts = (f"links {c.coref.recall_num}/{c.coref.recall_den}, "
-                      f"{c.coref.precision_num}/{c.coref.precision_den}; non-links "
-                      f"{c.noncoref.recall_num}/{c.noncoref.recall_den}, "
-                      f"{c.noncoref.precision_num}/{c.noncoref.precision_den}")
+            # split-antecedent credit makes numerators fractional: shown like the others
+            counts = (f"links {_short(c.coref.recall_num)}/{_short(c.coref.recall_den)}, "
+                      f"{_short(c.coref.precision_num)}/{_short(c.coref.precision_den)}; "
+                      f"non-links {_short(c.noncoref.recall_num)}/{_short(c.noncoref.recall_den)}, "
+                      f"{_short(c.noncoref.precision_num)}/{_short(c.noncoref.precision_den)}")
         lines.append(f"{name:<10} {_percent(m.recall):>8} {_percent(m.precision):>10} "
                      f"{_percent(m.f1):>8}   {counts}".rstrip())
     for m in metrics.values():  # families with a breakdown of their own (dominant: per class)
