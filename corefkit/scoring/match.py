@@ -35,7 +35,7 @@ lookup table can also pair a zero through its exact twin when the assignment cho
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -362,13 +362,20 @@ def _flatten(clusters: list[list[UDMention]], identity, keep: str) -> tuple[
     return mentions, cluster_of, repeats
 
 
+Assign = Callable[[list[UDMention], list[UDMention], Callable[[UDMention, UDMention], float]],
+                  list[tuple[int, int]]]
+
+
 def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = "exact",
                   zero_match: str = "linear", keep_zeros: bool = True,
-                  metrics: Sequence[str] = ("mor", "zero")) -> CorefUDAlignment:
+                  metrics: Sequence[str] = ("mor", "zero"),
+                  assign: Assign | None = None) -> CorefUDAlignment:
     """Align key and response mentions one to one and build their partitions.
 
     ``response=None`` scores a document the response lacks. ``metrics`` lists which of the
-    mention-level metrics (``mor``, ``zero``) to compute as well.
+    mention-level metrics (``mor``, ``zero``) to compute as well. ``assign`` pairs the
+    mentions left after exact matching (default: Kuhn–Munkres on the matching score, as the
+    CorefUD scorer does; the UA scorer 2.0's CRAFT matching is greedy).
     """
     head_mode = match == "head"
 
@@ -406,8 +413,8 @@ def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = 
         key_left = [i for i in range(len(keys)) if i not in twin and i not in partner]
         response_left = [j for j in range(len(responses)) if j not in twinned and j not in taken]
         score = {"head": _head_score, "craft": _craft_score}.get(match, _partial_score)
-        for a, b in _assign([keys[i] for i in key_left], [responses[j] for j in response_left],
-                            score):
+        for a, b in (assign or _assign)([keys[i] for i in key_left],
+                                        [responses[j] for j in response_left], score):
             partner[key_left[a]] = response_left[b]
     # the shared index space: key mention i has index i, its partner shares it
     index_of_response = {j: i for i, j in partner.items()}

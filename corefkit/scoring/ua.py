@@ -187,6 +187,45 @@ def _closest_mention(doc: Document, anaphor: Mention, anchor: Any) -> Mention | 
     return mentions[0] if mentions else None
 
 
+def craft_assign(keys: list[UDMention], responses: list[UDMention],
+                 score: Any) -> list[tuple[int, int]]:
+    """CRAFT 2019 matching as the UA scorer 2.0 pairs mentions: greedily, not optimally.
+
+    Each response mention in document order takes the first key mention with a positive
+    score in the scorer's iteration order of its key mentions — a Python set of them inserted
+    in (start, end, length) order and hashed by their word indices, so that order is rebuilt
+    here with the same hashes — if that key mention is still free; if it is taken, the
+    response mention stays unmatched. (The scorer's -t craft19 preset itself crashes in
+    2.0-Beta; its settings written out give these numbers, tests/scoring/test_profiles.py.)
+    """
+    order = sorted(range(len(keys)), key=lambda i: keys[i].order)
+    pool = set(_Hashed(i, hash(frozenset(word - 1 for word, _ in keys[i].words))) for i in order)
+    walk = list(pool)
+    taken: set[int] = set()
+    pairs = []
+    for j, response in enumerate(responses):
+        for candidate in walk:
+            if score(keys[candidate.index], response) > 0:
+                if candidate.index not in taken:
+                    taken.add(candidate.index)
+                    pairs.append((candidate.index, j))
+                break
+    return pairs
+
+
+class _Hashed:
+    """A key mention's number with the hash the UA scorer 2.0 gives that mention."""
+
+    __slots__ = ("index", "_hash")
+
+    def __init__(self, index: int, value: int) -> None:
+        self.index = index
+        self._hash = value
+
+    def __hash__(self) -> int:
+        return self._hash
+
+
 # ---------------------------------------------------------------------------- item clusters
 @dataclass
 class _Items:
@@ -400,7 +439,8 @@ class UAScoring:
         if response is not None:
             check_alignment(key, response)
         found = align_corefud(key, response, match=self.match, zero_match="linear",
-                              keep_zeros=self.keep_zeros, metrics=())
+                              keep_zeros=self.keep_zeros, metrics=(),
+                              assign=craft_assign if self.match == "craft" else None)
         empty = UADocument(key.name, key.pair_key, [], [])
         items = _Items(key, found)
         pair = split.ClusterPair(items.clusters(key, found.key_index, self.keep_splits),
