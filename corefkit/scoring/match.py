@@ -101,7 +101,7 @@ class CorefUDAlignment:
     """
 
     aligned: AlignedDocument
-    extra: dict[str, Counts] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # metric -> its counts (Counts, ...)
     key_index: dict[Any, int] = field(default_factory=dict)
     response_index: dict[Any, int] = field(default_factory=dict)
 

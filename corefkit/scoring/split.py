@@ -540,6 +540,8 @@ def _side_rows(metric: str, clusters: Clusters, other: Clusters, other_at: dict[
     rows = []
     for cluster in clusters:
         one = [cluster]
+        num: Number
+        den: Number
         if metric == "bcub":
             num, den = _bcub_side(one, other_at, aligned)
         elif metric == "muc":

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from corefkit.errors import UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Mention
@@ -238,7 +238,7 @@ class _Items:
     def key_identity(self, identity: Identity, index: dict[Any, int]) -> Identity:
         i = index.get(identity)
         keys = self.found.aligned.mention_keys
-        return keys[i] if i is not None and i < len(keys) else identity
+        return cast(Identity, keys[i]) if i is not None and i < len(keys) else identity
 
     def markable(self, identity: Identity, doc: UADocument, index: dict[Any, int]) -> split.Markable:
         canonical = self.key_identity(identity, index)
