@@ -6,13 +6,15 @@ then aligned: every distinct key mention gets an index, a response mention with 
 extent gets the same index, other response mentions get new ones.
 
 Repeated mentions follow the reference scorer v8.01 (``IdentifMentions``): a response
-mention whose extent already occurred in an earlier response entity is removed, and an
-entity left empty by that disappears; the number removed is reported. The reference does
-this only when the repeated extent is also a key mention and otherwise keeps both copies
-under one id (in two chains); corefkit removes every repeat, which only changes precision
-denominators in that case and keeps the response a partition. Unlike the reference, the
-count never carries over from one document or metric to the next, and no file is refused.
-A repeated key extent keeps its first occurrence, also with a count.
+mention whose extent is a key mention and already occurred in an earlier response entity is
+removed, and an entity left empty by that disappears; the number removed is reported. A
+repeated extent the key lacks stays in every entity that has it, one more twinless mention
+each time (``response_duplicates`` says which original it repeats): the metrics count it
+as the reference does — in the response's sizes and links, never as correct — and BLANC,
+whose link sets merge identical pairs, counts its links once (:func:`corefkit.scoring.metrics.
+blanc_with_repeats`). Unlike the reference, the count never carries over from one document
+or metric to the next, and no file is refused. A repeated key extent keeps its first
+occurrence, with a count (the reference gives both occurrences the later id).
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ class AlignedDocument:
     # index -> label of the key / response mention there (when the scorer asked for labels)
     key_labels: dict[int, Any] = field(default_factory=dict)
     response_labels: dict[int, Any] = field(default_factory=dict)
+    # index of a kept repeat of a response extent the key lacks -> index of its first copy
+    response_duplicates: dict[int, int] = field(default_factory=dict)
 
 
 def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> AlignedDocument:
@@ -97,20 +101,29 @@ def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> Ali
             if key.labels is not None:
                 key_labels[index[mk]] = key.labels[c][n]
         key_clusters.append(members)
+    mention_keys = list(index)
+    n_key = len(index)
     response_clusters: list[list[int]] = []
     response_repeats = 0
+    duplicates: dict[int, int] = {}
     if response is not None:
         seen: set[MatchKey] = set()
         for c, cluster in enumerate(response.clusters):
             members = []
             for n, mk in enumerate(cluster):
-                if mk in seen:
+                if mk not in seen:
+                    seen.add(mk)
+                    i = index.get(mk)
+                    if i is None:
+                        i = index[mk] = len(mention_keys)
+                        mention_keys.append(mk)
+                elif index[mk] < n_key:  # a key extent already in an earlier entity: removed
                     response_repeats += 1
                     continue
-                seen.add(mk)
-                i = index.get(mk)
-                if i is None:
-                    i = index[mk] = len(index)
+                else:  # an extent the key lacks, again: kept, as one more twinless mention
+                    i = len(mention_keys)
+                    mention_keys.append(mk)
+                    duplicates[i] = index[mk]
                 members.append(i)
                 if response.labels is not None:
                     response_labels[i] = response.labels[c][n]
@@ -121,7 +134,10 @@ def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> Ali
                      "(the same extent in two key entities)")
     if response_repeats:
         notes.append(f"{key.name}: {response_repeats} repeated response mentions removed "
-                     "(the same extent in two response entities; reference-scorer rule)")
+                     "(a key extent in two response entities; reference-scorer rule)")
+    if duplicates:
+        notes.append(f"{key.name}: {len(duplicates)} repeated response mentions of extents the "
+                     "key lacks kept in each entity (reference-scorer rule)")
     if response is not None and response.n_tokens != key.n_tokens:
         notes.append(f"{key.name}: the key has {key.n_tokens} tokens, the response "
                      f"{response.n_tokens}; mentions are matched by token position")
@@ -129,10 +145,11 @@ def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> Ali
         key.name,
         Partition.from_clusters(key_clusters, check=False),
         Partition.from_clusters(response_clusters, check=False),
-        list(index),
+        mention_keys,
         key_repeats,
         response_repeats,
         notes,
         key_labels,
         response_labels,
+        duplicates,
     )

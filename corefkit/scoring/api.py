@@ -16,6 +16,7 @@ from corefkit.scoring.metrics import (
     BlancCounts,
     Counts,
     conll,
+    reference_repeats,
 )
 from corefkit.scoring.partition import contingency
 from corefkit.scoring.plugins import LABELLED_METRICS, combined_labeler
@@ -344,6 +345,7 @@ def score(
         table = contingency(aligned.key, aligned.response)
         doc_counts = {m: METRICS[m](aligned.key, aligned.response, table)
                       for m in needed if m not in extra}
+        reference_repeats(doc_counts, aligned.response, aligned.response_duplicates)
         doc_counts.update({m: c for m, c in extra.items() if m in needed or m in names})
         if scorer is not None:
             doc_counts = scorer.counts(doc_counts)

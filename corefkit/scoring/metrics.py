@@ -331,3 +331,65 @@ DEFAULT_METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", 
 
 def conll(scores: dict[str, Counts | BlancCounts]) -> Fraction:
     return sum((scores[m].f1 for m in CONLL_COMPONENTS), Fraction(0)) / 3
+
+
+# ---------------------------------------------------------------------------- repeated extents
+def reference_repeats(counts: dict[str, Counts | BlancCounts], response: Partition,
+                      duplicates: dict[int, int]) -> None:
+    """Adjust, in place, the counts the reference scorer takes over *distinct* extents when a
+    response extent the key lacks is repeated (``duplicates``: index of a repeat -> index of
+    its first copy; see :mod:`corefkit.scoring.align`).
+
+    Every other metric counts a repeat as one more twinless mention, as the reference does.
+    Mention identification counts extents, so a repeat adds nothing. BLANC's response links
+    are sets of pairs of mention ids (``BLANC_Internal``), so identical pairs merge, and a
+    mention in two entities is also linked to itself across them.
+    """
+    if not duplicates:
+        return
+    found = counts.get("mentions")
+    if isinstance(found, Counts):
+        counts["mentions"] = Counts(found.recall_num, found.recall_den, found.precision_num,
+                                    int(found.precision_den) - len(duplicates))
+    blanc = counts.get("blanc")
+    if isinstance(blanc, BlancCounts):
+        coref, noncoref = _distinct_links(response, duplicates)
+        counts["blanc"] = type(blanc)(
+            Counts(blanc.coref.recall_num, blanc.coref.recall_den, blanc.coref.precision_num,
+                   coref),
+            Counts(blanc.noncoref.recall_num, blanc.noncoref.recall_den,
+                   blanc.noncoref.precision_num, noncoref))
+
+
+def _distinct_links(response: Partition, duplicates: dict[int, int]) -> tuple[int, int]:
+    """(coreference, non-coreference) links of the response as sets of id pairs.
+
+    With S(u) the entities holding id u and D the ids held twice (in two entities, or twice
+    in one): coreference pairs are those within an entity, C(s, 2) among an entity's s ids
+    outside D plus the pairs that involve D; non-coreference pairs are the C(U, 2) pairs of
+    the U distinct ids but those of two ids that only one and the same entity holds, plus a
+    self-pair for every id held by two entities.
+    """
+    holders: dict[int, list[int]] = {}
+    for mention, entity in zip(response.mentions.tolist(), response.entities.tolist()):
+        holders.setdefault(duplicates.get(mention, mention), []).append(entity)
+    repeated = {u for u, held in holders.items() if len(held) > 1}
+    plain = np.zeros(response.n_entities, dtype=np.int64)  # per entity: its ids outside D
+    alone = np.zeros(response.n_entities, dtype=np.int64)  # per entity: ids only it holds
+    for u, held in holders.items():
+        if u not in repeated:
+            plain[held[0]] += 1
+        if len(set(held)) == 1:
+            alone[held[0]] += 1
+    coref = int(_pairs(plain).sum())
+    chains = {u: set(holders[u]) for u in repeated}
+    for u in repeated:
+        coref += int(plain[list(chains[u])].sum())
+        coref += len(chains[u]) < len(holders[u])  # twice in one entity: the pair (u, u)
+    ordered = sorted(repeated)
+    for a, u in enumerate(ordered):
+        coref += sum(1 for v in ordered[a + 1:] if chains[u] & chains[v])
+    n = len(holders)
+    noncoref = n * (n - 1) // 2 - int(_pairs(alone).sum()) \
+        + sum(1 for u in repeated if len(chains[u]) > 1)
+    return coref, noncoref

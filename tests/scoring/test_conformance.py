@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -115,3 +116,38 @@ def test_repeat_counter_does_not_leak_across_documents():
     assert report.repeated_response_mentions == 12 * single.repeated_response_mentions >= 12
     for metric in ("muc", "bcub", "ceafm", "ceafe", "lea"):
         assert report.metrics[metric].f1 == single.metrics[metric].f1
+
+
+REPEATS = Path(__file__).resolve().parent.parent / "fixtures/reference"
+# scorer.pl METRIC repeated-extents.key.conll repeated-extents.RESPONSE.conll none (v8.01; lea:
+# the LEA branch): (R num, R den, P num, P den), BLANC as (coreference, non-coreference).
+PERL_REPEATS = {
+    "response": {"mentions": (6, 6, 6, 8), "muc": (2, 3, 2, 5), "bcub": (5, 6, "13/3", 10),
+                 "ceafm": (5, 6, 5, 10), "ceafe": ("23/10", 3, "23/10", 5),
+                 "lea": (4, 6, 3, 10), "blanc": ((2, 3, 2, 6), (12, 12, 12, 28))},
+    "response2": {"mentions": (6, 6, 6, 8), "muc": (2, 3, 2, 6), "bcub": (5, 6, "13/3", 12),
+                  "ceafm": (5, 6, 5, 12), "ceafe": ("23/10", 3, "23/10", 6),
+                  "lea": (4, 6, 3, 12), "blanc": ((2, 3, 2, 7), (12, 12, 12, 28))},
+}
+
+
+@pytest.mark.parametrize("response", sorted(PERL_REPEATS))
+def test_repeated_extents_the_key_lacks_count_as_the_reference_counts_them(response):
+    """A response extent the key lacks, in two or three entities (x, f), stays in each of them
+    (the reference removes repeats of key extents only: b, h); BLANC merges identical links.
+    Expected counts: the reference scorer's output (bcub 4.33333333333333 = 13/3, ceafe 2.3)."""
+    report = corefkit.score(REPEATS / "repeated-extents.key.conll",
+                            REPEATS / f"repeated-extents.{response}.conll", "all")
+
+    def counts(c):
+        return tuple(Fraction(x) for x in (c.recall_num, c.recall_den, c.precision_num,
+                                           c.precision_den))
+
+    for metric, expected in PERL_REPEATS[response].items():
+        if metric == "blanc":
+            got = report.metrics["blanc"].counts
+            assert (counts(got.coref), counts(got.noncoref)) == tuple(
+                tuple(Fraction(x) for x in part) for part in expected)
+        else:
+            got = report.identification if metric == "mentions" else report.metrics[metric].counts
+            assert counts(got) == tuple(Fraction(x) for x in expected), metric

@@ -210,3 +210,38 @@ def test_contingency_table():
 def test_partition_without_singletons_and_clusters():
     p = Partition.from_clusters([[3], [0, 1], [2], [4, 5, 6]])
     assert p.without_singletons().clusters() == [[0, 1], [4, 5, 6]]
+
+
+@st.composite
+def chains_with_repeats(draw):
+    """Response chains over ids 0..n-1 where an id may sit in several chains (twice in one
+    as well): the chains the reference scorer builds when a response repeats an extent."""
+    n = draw(st.integers(1, 8))
+    chains = [draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=5))
+              for _ in range(draw(st.integers(1, 5)))]
+    return chains
+
+
+@settings(max_examples=400, deadline=None)
+@given(chains_with_repeats())
+def test_distinct_links_equal_the_reference_link_sets(chains):
+    """BLANC's response links as the reference scorer's hash sets of id pairs (BLANC_Internal:
+    all pairs within a chain; all pairs across two chains, (u, u) included), counted by
+    metrics._distinct_links over a partition whose repeats are extra mentions."""
+    coref = {tuple(sorted((c[i], c[j]))) for c in chains
+             for i in range(len(c)) for j in range(i + 1, len(c))}
+    noncoref = {tuple(sorted((u, v))) for a in range(len(chains)) for b in range(a + 1, len(chains))
+                for u in chains[a] for v in chains[b]}
+    clusters, duplicates, first = [], {}, {}
+    for chain in chains:
+        members = []
+        for u in chain:
+            if u in first:
+                index = 100 + len(duplicates)
+                duplicates[index] = first[u]
+            else:
+                index = first[u] = u
+            members.append(index)
+        clusters.append(members)
+    got = metrics._distinct_links(Partition.from_clusters(clusters), duplicates)
+    assert got == (len(coref), len(noncoref))
