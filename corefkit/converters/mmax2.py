@@ -926,6 +926,11 @@ class _ProjectReader:
             gaps = []
             for mk in spans:
                 first, last = mk.tokens[0], mk.tokens[-1]
+                if last - first + 1 != len(mk.tokens):
+                    self.repair("mmax2.sentence-with-gap",
+                                f"sentence markable {mk.id} ({self.span_text(mk.tokens)}) has a "
+                                "gap; read as one sentence from its first to its last word", shown,
+                                mk.line, action="repaired")
                 if first < end:
                     self.repair("mmax2.sentence-overlap",
                                 f"sentence markable {mk.id} ({self.span_text(mk.tokens)}) overlaps "
@@ -1673,7 +1678,7 @@ class _ProjectWriter:
             for name, value in attrs.items():
                 self.declare(self.sentence_level, name, "plain", value)
             extra = "".join(f' {k}="{_escape(attrs[k])}"' for k in sorted(attrs))
-            lines.append(f'<markable id="markable_{n}" span="{self.span((words[0], words[-1]))}" '
+            lines.append(f'<markable id="markable_{n}" span="{self.span(words)}" '
                          f'mmax_level="{_escape(self.sentence_level)}"{extra}/>')
         lines.append("</markables>\n")
         self.write_file(os.path.join("Markables", f"{base}_{self.sentence_level}_level.xml"),

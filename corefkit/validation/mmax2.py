@@ -55,6 +55,8 @@ register(
     _reader("no-sentences", 2, WARNING, "no sentence level: the document is one sentence"),
     _reader("sentence-overlap", 2, WARNING, "sentence markables that overlap"),
     _reader("sentence-gap", 2, WARNING, "words in no sentence markable"),
+    _reader("sentence-with-gap", 2, WARNING,
+            "a sentence markable in parts (word_1,word_9): read from its first to its last word"),
     _reader("value-not-in-scheme", 2, WARNING, "attribute values the scheme does not list"),
     _reader("unknown-pointer", 2, WARNING, "a pointer attribute the level map does not know"),
     _reader("pointer-to-other-level", 2, WARNING,

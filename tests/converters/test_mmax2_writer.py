@@ -127,6 +127,27 @@ def test_spans_come_back_as_unions(shared_round_trip: dict) -> None:
     assert 'span="word_471,word_1803..word_1810"' in text
 
 
+def test_sentences_are_written_as_ranges(shared_round_trip: dict) -> None:
+    """A sentence of three or more words is one range word_a..word_b, as every MMAX2 reader
+    expects (it was written as its first and last word only: "word_1,word_29")."""
+    markables = shared_round_trip["base"] / "once" / "Markables"
+    for name, doc in shared_round_trip["first"].items():
+        xml = etree.parse(str(markables / f"{name}_sentence_level.xml")).getroot()
+        spans = [m.get("span") for m in xml]
+        assert len(spans) == len(doc.sentences)
+        assert all("," not in span for span in spans), name
+        assert all(".." in span for span, sentence in zip(spans, doc.sentences)
+                   if len(sentence) > 1), name
+    [doc] = [d for d in shared_round_trip["second"].values() if d.id == "D07-1020"]
+    assert not [r for r in doc.repairs if r.check == "mmax2.sentence-with-gap"]
+
+
+def test_a_sentence_with_a_gap_is_reported(tmp_path: Path) -> None:
+    [doc] = corefkit.read(str(FIXTURES / "validation/mmax2/sentence-with-gap"))
+    assert [r.check for r in doc.repairs] == ["mmax2.sentence-with-gap"]
+    assert len(doc.sentences[0]) == 5  # read from its first to its last word
+
+
 def test_written_project_is_complete(shared_round_trip: dict) -> None:
     """Everything MMAX2 needs to open each project is there and consistent."""
     out = shared_round_trip["base"] / "once"
