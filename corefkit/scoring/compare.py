@@ -36,6 +36,7 @@ of differences are paired) and the percentile interval at level 1 − α is repo
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import os
 import secrets
@@ -201,12 +202,21 @@ def bootstrap_weights(documents: int, replicates: int, rng: np.random.Generator
     return chunks
 
 
-def percentile_interval(values: np.ndarray, alpha: float) -> tuple[float, float] | None:
+def percentile_interval(values: np.ndarray, alpha: float, observed: float | None = None
+                        ) -> tuple[float, float] | None:
     """The percentile interval at level 1 − α of the replicates that have a score (None if
-    none has)."""
+    none has).
+
+    A replicate within TOLERANCE of the ``observed`` value is that value: the replicates are
+    float sums in another order than the exact observed score, so a resample that is the
+    observed corpus must not fall one rounding step beside it (every document the same gives
+    the interval [observed, observed], not one that misses its own estimate).
+    """
     values = values[~np.isnan(values)]
     if not len(values):
         return None
+    if observed is not None:
+        values = np.where(np.abs(values - observed) <= TOLERANCE, observed, values)
     low, high = np.percentile(values, [100 * alpha / 2, 100 * (1 - alpha / 2)])
     return float(low), float(high)
 
@@ -632,8 +642,10 @@ def compare(
                 totals = [w @ s.matrices[name] for w in weights]
                 s.replicates[name] = np.concatenate(
                     [np.where(stat.defined(t), stat.value(t, score), np.nan) for t in totals])
-                s.intervals[name] = (percentile_interval(s.replicates[name], alpha)
-                                     if s.scores[name] is not None else None)
+                observed = s.scores[name]
+                s.intervals[name] = (percentile_interval(s.replicates[name], alpha,
+                                                         float(observed))
+                                     if observed is not None else None)
 
     tests: list[PairTest] = []
     for dataset, members in groups.items():
@@ -652,10 +664,11 @@ def compare(
                                                  _stable(name)])
                     p, total, exact = permutation_test(a.matrices[name], b.matrices[name], stat,
                                                        score, permutations, rng)
+                    test = PairTest(dataset, a.label, b.label, name, float(score_a),
+                                    float(score_b), p, total, exact, None, None, alpha)
                     low, high = percentile_interval(a.replicates[name] - b.replicates[name],
-                                                    alpha) or (None, None)
-                    tests.append(PairTest(dataset, a.label, b.label, name, float(score_a),
-                                          float(score_b), p, total, exact, low, high, alpha))
+                                                    alpha, test.difference) or (None, None)
+                    tests.append(dataclasses.replace(test, ci_low=low, ci_high=high))
 
     found_gaps: list[Gap] = []
     by_label = {s.label: s for s in scored}
@@ -668,7 +681,8 @@ def compare(
             interval = None
             if si is not None and so is not None:
                 # independent datasets: the replicates of the two settings are independent
-                interval = percentile_interval(i.replicates[name] - o.replicates[name], alpha)
+                interval = percentile_interval(i.replicates[name] - o.replicates[name], alpha,
+                                               float(si) - float(so))
             found_gaps.append(Gap(kind, i.system, name, type_name, in_label, out_label,
                                   _float(si), _float(so), *(interval or (None, None))))
 

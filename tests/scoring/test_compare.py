@@ -357,3 +357,17 @@ def test_cli_compare_usage_errors(capsys, tmp_path, args, message):
     code, out, err = run(capsys, "compare", *setting, *args)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
+
+
+def test_replicates_one_rounding_step_from_the_estimate_are_the_estimate():
+    """The bootstrap sums floats in another order than the exact score: a replicate that is
+    the observed corpus lands within a rounding step of it and must count as it, so that an
+    interval never misses its own estimate by float noise (numpy 2.2 and 2.4 alike)."""
+    from corefkit.scoring.compare import percentile_interval
+
+    observed = 1 / 3 + 1e-16
+    noisy = np.array([np.nextafter(observed, 0), observed, np.nextafter(observed, 1)] * 5)
+    assert percentile_interval(noisy, 0.1, observed) == (observed, observed)
+    spread = np.array([0.1, 0.2, 0.3, np.nan])
+    low, high = percentile_interval(spread, 0.5, 0.2)
+    assert low < 0.2 < high
