@@ -26,11 +26,12 @@ one-to-one pairing of overlapping mentions, independent of the matching method),
 ``zero``, the anaphor-decomposable score restricted to zero anaphors (CorefUD scorer
 ``als_zeros``).
 
-Two deliberate differences from the scorer, neither met by its test suites: a mention
-repeated in a second entity is removed from the later entity (the reference scorer's rule,
-which corefkit applies everywhere; the scorer keeps both copies and looks up the last), and
-in ``dependent`` mode zeros take part only in the dependency assignment (the scorer's shared
-lookup table can also pair a zero through its exact twin when the assignment chose another).
+Repeated mentions are kept as the scorer keeps them: a mention whose nodes occur in two
+entities stays in both, and every lookup finds the later entity in udapi's order (by first
+mention, then eid as a string; :func:`kept_repeats`). One deliberate difference, not met by
+its test suites: in ``dependent`` mode zeros take part only in the dependency assignment (the
+scorer's shared lookup table can also pair a zero through its exact twin when the assignment
+chose another).
 """
 
 from __future__ import annotations
@@ -192,7 +193,7 @@ def ud_document(doc: Document, *, match: str = "exact", keep_zeros: bool = True,
     head_mode = match == "head"
     clusters: list[list[UDMention]] = []
     removed_singletons = removed_zeros = 0
-    for entity in doc.entities_in(IDENTITY):
+    for entity in _udapi_order(doc, pos):
         cluster: list[UDMention] = []
         seen: set = set()
         for mention in doc.mentions_of(entity):
@@ -230,6 +231,22 @@ def ud_document(doc: Document, *, match: str = "exact", keep_zeros: bool = True,
         sentences.append((sentence.sent_id, forms, sentence.attrs.get("line")))
     return UDDocument(doc.name, doc.pair_key(), clusters, sentences, doc.file,
                       removed_zeros, removed_singletons, bool(doc.attrs.get("conllu")))
+
+
+def _udapi_order(doc: Document, pos: list[Position]) -> list[Any]:
+    """The identity entities in the order udapi gives them to the scorer: by first mention —
+    its first node, longer first, its last node — then by eid as a string (udapi's
+    ``CorefEntity.__lt__``). The order decides which entity a repeated mention is looked up
+    in (the later one)."""
+    def key(entity: Any) -> tuple:
+        mentions = [m for m in doc.mentions_of(entity, ordered=False) if m.tokens]
+        if not mentions:
+            return ((-1, 0), 0, (-1, 0), str(entity.attrs.get("original_id", entity.id)))
+        first = min(mentions, key=lambda m: (pos[m.tokens[0]], -len(m.tokens), pos[m.tokens[-1]]))
+        return (pos[first.tokens[0]], -len(first.tokens), pos[first.tokens[-1]],
+                str(entity.attrs.get("original_id", entity.id)))
+
+    return sorted(doc.entities_in(IDENTITY), key=key)
 
 
 def check_alignment(key: UDDocument, response: UDDocument) -> None:
@@ -454,12 +471,50 @@ def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = 
     )
     extra: dict[str, Counts] = {}
     if "mor" in metrics:
-        extra["mor"] = mention_overlap(keys, responses)
+        # every mention, a repeated one as often as it occurs (as the scorer pairs them)
+        extra["mor"] = mention_overlap([m for c in key.clusters for m in c],
+                                       [m for c in response.clusters for m in c]
+                                       if response is not None else [])
     if "zero" in metrics:
         extra["zero"] = zero_anaphors(keys, key_cluster, responses, response_cluster, twin,
                                       partner, identity)
     return CorefUDAlignment(aligned, extra, {identity(m): i for i, m in enumerate(keys)},
                             response_index)
+
+
+def kept_repeats(key: UDDocument, response: UDDocument | None, found: CorefUDAlignment,
+                 match: str) -> dict[str, Counts | BlancCounts]:
+    """The partition metrics with repeated mentions kept, as the CorefUD scorer keeps them.
+
+    The scorer holds a mention whose nodes occur in two entities (or in two mentions of a
+    response) in both, and every lookup finds the later entity; its metrics walk the entities'
+    mention lists (:mod:`corefkit.scoring.split`, the same lists as the UA scorer's, without
+    accommodated sets). A response mention aligned to a key mention stands for it.
+    """
+    from corefkit.scoring import split
+
+    head_mode = match == "head"
+    keys = found.aligned.mention_keys
+
+    def clusters(doc: UDDocument | None, index: dict[Any, int]) -> split.Clusters:
+        out: split.Clusters = []
+        for cluster in doc.clusters if doc is not None else []:
+            row: list[split.Item] = []
+            for m in cluster:
+                identity = (m.words, m.head) if head_mode else m.words
+                i = index.get(identity)
+                row.append(split.Markable(keys[i] if i is not None and i < len(keys)
+                                          else identity, (0, 0)))
+            out.append(row)
+        return out
+
+    pair = split.ClusterPair(clusters(key, found.key_index),
+                             clusters(response, found.response_index))
+    counts: dict[str, Counts | BlancCounts] = {
+        m: split.score(m, pair).counts for m in ("muc", "bcub", "ceafm", "ceafe", "lea")}
+    counts["blanc"] = CorefUDBlancCounts(split.score("blanc-coref", pair).counts,
+                                         split.score("blanc-noncoref", pair).counts)
+    return counts
 
 
 # ============================================================================ metrics on mentions
@@ -620,8 +675,14 @@ class CorefUDScoring:
     def align(self, key: UDDocument, response: UDDocument | None) -> CorefUDAlignment:
         if response is not None:
             check_alignment(key, response)
-        return align_corefud(key, response, match=self.match, zero_match=self.zero_match,
-                             keep_zeros=self.keep_zeros, metrics=self.metrics)
+        found = align_corefud(key, response, match=self.match, zero_match=self.zero_match,
+                              keep_zeros=self.keep_zeros, metrics=self.metrics)
+        aligned = found.aligned
+        if aligned.key_repeats or aligned.response_repeats:
+            found.extra.update(kept_repeats(key, response, found, self.match))
+            aligned.notes[:] = [f"{key.name}: {aligned.key_repeats + aligned.response_repeats} "
+                                "repeated mentions kept in both entities (CorefUD scorer rule)"]
+        return found
 
     @staticmethod
     def counts(counts: dict[str, Counts | BlancCounts]) -> dict[str, Counts | BlancCounts]:
