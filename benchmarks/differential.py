@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Differential testing of corefkit against the installed peer scorers, on real documents.
+
+Each pair takes a real document from ../shared/corpora as the key (CODI-CRAC 2022 for the UA
+scorer, GUM for the CorefUD scorer, LitBank and OntoGUM for the CoNLL-2012 scorers) and a copy
+perturbed with the errors systems make as the response — missing, extra and shifted mentions,
+merged and split entities, repeated spans, and where the format holds them non-referring
+flips, bridging anaphors and anchors, split-antecedent members added / removed / replaced,
+spurious and lost sets, discourse-deixis reassignments and zeros moved, added and dropped
+(difftest/perturb.py). Both are written in the peer's format, scored by the peer and by
+corefkit in every mode they share, and every printed value is compared: at 1e-9 where the
+peer gives full precision (the drivers of ../shared/conformance/real/tools), at half the last
+printed digit otherwise. The table lists differing values by peer × mode × metric.
+
+    python benchmarks/differential.py --pairs 500 --peers-dir ~/corefkit-peers
+    python benchmarks/differential.py --peers ua,corefud --pairs 50 --keep-failures /tmp/diff
+
+Peers: ``../shared/peers/install.sh DEST`` installs them (``--peers-dir DEST``). Run it with
+the project's virtualenv (``.venv/bin/python``); it is not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
+
+from difftest.peers import PEERS  # noqa: E402
+from difftest.run import PairResult, score_pair  # noqa: E402
+from difftest.table import render, summary  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=500, help="pairs per peer (default 500)")
+    parser.add_argument("--peers", default=",".join(PEERS),
+                        help=f"comma list of {', '.join(PEERS)} (default: all)")
+    parser.add_argument("--peers-dir", default=str(Path.home() / "corefkit-peers"),
+                        help="where ../shared/peers/install.sh installed the peers")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--strength", type=int, default=12,
+                        help="at most this many perturbations per response (default 12)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds per peer run")
+    parser.add_argument("--keep-failures", default=None, metavar="DIR",
+                        help="copy the key and response of every differing pair here")
+    parser.add_argument("--json", default=None, metavar="FILE", help="also write the summary")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="list every peer × mode × metric, not only differing ones")
+    args = parser.parse_args()
+    peers = [p.strip() for p in args.peers.split(",") if p.strip()]
+    unknown = [p for p in peers if p not in PEERS]
+    if unknown:
+        parser.error(f"unknown peer {unknown[0]!r}; known: {', '.join(PEERS)}")
+    if not (Path(args.peers_dir) / "bin").is_dir():
+        parser.error(f"no peers in {args.peers_dir}: run ../shared/peers/install.sh DEST first")
+    jobs = [{"peer": peer, "pair": f"{peer}-{n:04d}", "seed": f"{args.seed}:{peer}:{n}",
+             "strength": args.strength, "peers_dir": args.peers_dir, "timeout": args.timeout,
+             "keep": args.keep_failures} for peer in peers for n in range(args.pairs)]
+    started = time.perf_counter()
+    results: list[PairResult] = []
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for n, result in enumerate(pool.map(score_pair, jobs, chunksize=4), 1):
+            results.append(result)
+            if n % 50 == 0 or n == len(jobs):
+                print(f"  {n}/{len(jobs)} pairs, {time.perf_counter() - started:.0f} s",
+                      file=sys.stderr, flush=True)
+    data = summary(results)
+    data["seconds"] = round(time.perf_counter() - started, 1)
+    data["command"] = " ".join(sys.argv)
+    print(render(data, args.verbose), end="")
+    print(f"{len(results)} pairs in {data['seconds']} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
+    return 1 if any(r["differing"] for r in data["rows"]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""One differential pair: a real document as the key, a perturbed copy as the response, both
+written in the peer's format, scored by the peer and by corefkit in every mode they share."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from difftest.peers import PEERS, corefkit_values, run
+from difftest.perturb import perturb
+
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+CORPORA = SHARED / "corpora"
+# The real documents each format's pairs are drawn from (AMI's single 3 MB document is left
+# out: too slow for hundreds of peer runs; its content is in the real-data suites).
+SOURCES = {
+    "ua-exploded": [CORPORA / "codi-crac22" / "Persuasion_train.2022.first10docs.CONLLUA",
+                    CORPORA / "codi-crac22" / "light_train.2022.first10docs.CONLLUA"],
+    "corefud": sorted((CORPORA / "gum" / "dep").glob("*.conllu")),
+    "conll2012": sorted((CORPORA / "litbank").glob("*.conll"))
+    + [SHARED / "conformance" / "real" / "data" / "ontogum" / "key.conll"],
+}
+SUFFIX = {"ua-exploded": ".CONLLUA", "corefud": ".conllu", "conll2012": ".conll"}
+
+
+@dataclass
+class Difference:
+    peer: str
+    mode: str
+    metric: str
+    component: int
+    peer_value: float
+    corefkit_value: float | None
+
+
+@dataclass
+class PairResult:
+    pair: str
+    peer: str
+    document: str
+    kinds: Counter[str]
+    compared: Counter[tuple[str, str]] = field(default_factory=Counter)  # (mode, metric)
+    differences: list[Difference] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # peer crashes / timeouts
+    kept: str | None = None
+
+
+@cache
+def _documents(fmt: str) -> list[tuple[str, Any]]:
+    import corefkit
+
+    found = []
+    for path in SOURCES[fmt]:
+        for doc in corefkit.read(path, format=fmt):
+            found.append((path.name, doc))
+    return found
+
+
+def score_pair(job: dict[str, Any]) -> PairResult:
+    """Make, score and compare one pair (run in a worker process)."""
+    import corefkit
+
+    peer = PEERS[job["peer"]]
+    rng = random.Random(job["seed"])
+    source, key_doc = rng.choice(_documents(peer.format))
+    response = key_doc.copy()
+    kinds = perturb(response, peer.format, rng, rng.randint(1, job["strength"]))
+    result = PairResult(job["pair"], peer.name, f"{source}:{key_doc.name}", kinds)
+    with tempfile.TemporaryDirectory() as tmp:
+        key_path = Path(tmp) / f"key{SUFFIX[peer.format]}"
+        response_path = Path(tmp) / f"response{SUFFIX[peer.format]}"
+        corefkit.write([key_doc], key_path, peer.format)
+        corefkit.write([response], response_path, peer.format)
+        for mode in peer.modes:
+            _compare_mode(result, peer, mode, key_path, response_path, job)
+        if (result.differences or result.failures) and job.get("keep"):
+            keep = Path(job["keep"]) / job["pair"]
+            keep.mkdir(parents=True, exist_ok=True)
+            shutil.copy(key_path, keep / key_path.name)
+            shutil.copy(response_path, keep / response_path.name)
+            result.kept = str(keep)
+    return result
+
+
+def _compare_mode(result: PairResult, peer: Any, mode: Any, key: Path, response: Path,
+                  job: dict[str, Any]) -> None:
+    try:
+        theirs = run(peer, mode, key, response, Path(job["peers_dir"]), job["timeout"])
+    except Exception as error:  # a peer crash or loop is the peer's failure, not a difference
+        result.failures.append(f"{mode.name}: {type(error).__name__}: {error}"[:300])
+        return
+    try:
+        mine = corefkit_values(peer, mode, key, response)
+    except Exception as error:
+        result.failures.append(f"{mode.name}: corefkit {type(error).__name__}: {error}"[:300])
+        return
+    for metric, values in theirs.items():
+        result.compared[(mode.name, metric)] += len(values)
+        ours = mine.get(metric)
+        for n, value in enumerate(values):
+            got = None if ours is None else ours[n]
+            if got is None or abs(got - value) > peer.tolerance * max(1.0, abs(value)):
+                result.differences.append(Difference(peer.name, mode.name, metric, n, value, got))
