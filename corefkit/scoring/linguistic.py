@@ -20,34 +20,37 @@ name counts for more or less than resolving two nominals:
   and the t − 1 spurious links that join the t parts are counted with the largest total weight:
   the maximum spanning tree of the graph whose nodes are the parts and whose edge between two
   parts is their heaviest link;
-* a singleton entity has no link; it weighs w_sing. *corefkit's reading* (the full text of
-  the paper was not at hand when this was written; the issue's summary of it was): that weight
-  is a self-link, which key and response have in common when both have the mention as a
-  singleton entity (the way LEA resolves singletons) — a mention that is a singleton on one
-  side only resolves nothing, so no recall can exceed 1. Weight vectors
-  W = (w_nam, w_nom, w_pro, w_sing) are those of §4; the default is W4 = (1.0, 0.75, 0.5, 1.0).
+* a singleton entity has no link; it weighs w_sing (§3.1). w_c^L(K_i ∩ R_j) is w_sing only when
+  K_i, R_j and their intersection are all the one mention (eq. 8: a singleton *found*); a
+  mention that is a singleton on one side only gets 0. Weight vectors W = (w_nam, w_nom,
+  w_pro, w_sing) are those of §4.1; the default is W4 = (1.0, 0.75, 0.5, 1.0).
 
 With these, for key entities K_i, response entities R_j and c_ij = w_c^L(K_i ∩ R_j):
 
 * lmuc:   R = Σ_ij c_ij / Σ_i w_k(K_i),                P = Σ_ij c_ij / Σ_j w_s(R_j)
-* lbcub:  R = Σ_ij c_ij² / w_k(K_i) / Σ_i w_k(K_i),    P = Σ_ij c_ij² / w_s(R_j) / Σ_j w_s(R_j)
+* lbcub:  R = Σ_ij n_ij · c_ij / w_k(K_i) / Σ_i |K_i|,   P = Σ_ij n_ij · c_ij / w_s(R_j) / Σ_j |R_j|
+          (n_ij = |K_i ∩ R_j|: B³'s mean over mentions of eq. (5), R(m) = w_c / w_k)
 * lceafm: φ3(K_i, R_j) = c_ij, the optimal one-to-one alignment g*;
           R = Σ φ3(K_i, R_g*(i)) / Σ_i w_k(K_i),       P = the same / Σ_j w_s(R_j)
 * lceafe: φ4(K_i, R_j) = 2 c_ij / (w_k(K_i) + w_s(R_j)); R = Σ φ4 / |K|, P = Σ φ4 / |R|.
 
-**w_sing = 0.** The paper avoids dividing by zero with w_sing = 1e-20; corefkit takes the limit
-w_sing → 0⁺ exactly, term by term, which is what that trick computes up to rounding:
-a B³ term c²/w whose entity weighs 0 is 0 (c ≤ w, so c²/w ≤ w → 0); CEAFe's φ4 of two
-singleton entities that are the same mention is 1 (2w_sing / 2w_sing) and every entity still
-counts once in |K| and |R| — so lceafe does not depend on w_sing at all —; lmuc and lceafm never
-divide. Only a ratio whose whole denominator is 0 (a key or response without a single link and
-w_sing = 0) is 0, as every metric here reports 0/0; the 1e-20 trick would give the share of
-singletons found there. Link weights must be positive: a zero link weight would make whole
-entities weightless and φ4 undefined.
+**w_sing = 0.** The paper avoids dividing by zero with w_sing = 1e-20 (§4.1, note 8); corefkit
+takes the limit w_sing → 0⁺ exactly, term by term, which is what that trick computes up to
+rounding: lbcub's R(m) and P(m) of a singleton found are w_sing / w_sing = 1 (so lbcub does not
+depend on w_sing, as §4.2 observes), CEAFe's φ4 of two singleton entities that are the same
+mention is 1 (2w_sing / 2w_sing) and every entity still counts once in |K| and |R| — so
+lceafe does not depend on w_sing either —; lmuc and lceafm never divide. Only a ratio whose
+whole denominator is 0 (a key or response without a single link and w_sing = 0) is 0, as
+every metric here reports 0/0; the 1e-20 trick would give the share of singletons found
+there. Link weights must be positive: a zero link weight would make whole entities
+weightless and φ4 undefined.
+
+Checked on the paper's own example (§4.1, Figure 1, responses (a)–(e)): every value of
+Table 1, O-metrics and L-metrics under W4 (tests/scoring/test_linguistic.py).
 
 **Identities** (tested in tests/scoring/test_linguistic.py): with W = (1, 1, 1, 0), lmuc *is*
 MUC, counts included, because an MST of n mentions then weighs n − 1 and singletons weigh
-nothing. lbcub, lceafm and lceafe have no such identity: they count links where B³ and CEAF
+nothing. lbcub, lceafm and lceafe have no such identity: they weigh links where B³ and CEAF
 count mentions (an entity of n mentions weighs n − 1 links, not n). For all four: a perfect
 response scores 1; scaling all four weights by c > 0 changes nothing; with equal link weights
 every spanning tree weighs the same, so the asymmetric w_s(R) equals w_k(R) and precision is
@@ -216,6 +219,7 @@ class _Weighted:
     common: dict[tuple[int, int], Fraction]     # w_c^L(K_i ∩ R_j) for non-empty intersections
     key_sizes: list[int]
     response_sizes: list[int]
+    common_sizes: dict[tuple[int, int], int]    # |K_i ∩ R_j| (mentions) for the same cells
 
 
 def _categories(aligned: AlignedDocument, name: str) -> dict[int, int]:
@@ -268,7 +272,8 @@ def weigh(aligned: AlignedDocument, weights: LinkWeights, name: str = "lmuc") ->
                        for r in range(len(twinless))]
     common = {(k, r): tree + (single if key_sizes[k] == 1 and response_sizes[r] == 1 else 0)
               for (k, r), tree in cell_tree.items()}
-    return _Weighted(key_weight, response_weight, common, key_sizes, response_sizes)
+    return _Weighted(key_weight, response_weight, common, key_sizes, response_sizes,
+                     {cell: sum(c) for cell, c in cells.items()})
 
 
 _last: list[Any] = [None, None, None]   # (aligned weakref, settings, result): the four share it
@@ -294,17 +299,24 @@ def lmuc_counts(w: _Weighted) -> Counts:
 
 
 def lbcub_counts(w: _Weighted) -> Counts:
-    """B³^L: Σ c_ij² / w_k(K_i) over Σ w_k, and Σ c_ij² / w_s(R_j) over Σ w_s.
+    """B³^L (§2.3 eq. 5 with §3's weights): the mean over the key's mentions of
+    R(m) = w_c(C_ij) / w_k(K_i), and over the response's of P(m) = w_c(C_ij) / w_s(R_j),
+    where C_ij is the part of m's key and response entities that holds m — so a cell of
+    n mentions adds n · w_c / w to the numerator, and the denominators count mentions.
 
-    A term whose entity weighs 0 (a singleton under w_sing = 0) is 0, the limit of the term.
+    A correctly found singleton gives 1 whatever w_sing (w_c = w_k = w_s = w_sing; also in
+    the limit w_sing → 0), a wrong singleton 0 (§4.2: LB³ does not depend on w_sing).
     """
     recall = precision = Fraction(0)
     for (k, r), c in w.common.items():
-        if c:
-            recall += c * c / w.key_weight[k]
-            precision += c * c / w.response_weight[r]
-    return Counts(recall, sum(w.key_weight, Fraction(0)), precision,
-                  sum(w.response_weight, Fraction(0)))
+        n = w.common_sizes[(k, r)]
+        if w.key_sizes[k] == 1 and w.response_sizes[r] == 1:
+            recall += 1
+            precision += 1
+        elif c:
+            recall += n * c / w.key_weight[k]
+            precision += n * c / w.response_weight[r]
+    return Counts(recall, sum(w.key_sizes), precision, sum(w.response_sizes))
 
 
 def _phi4(w: _Weighted, k: int, r: int) -> Fraction:

@@ -56,15 +56,16 @@ def test_example_a_mixed_types():
     Common: {a,b} 1; {c} 0 (not a singleton entity); {d,e} 3/4; Σ = 7/4.
     w_s: {a,b} = 1; {c,d,e}: parts {c} and {d,e}: 0 + 3/4, joined by c–d (P–M) = 3/4 → 3/2.
     lmuc R = 7/4 / 11/4 = 7/11, P = 7/4 / 5/2 = 7/10.
-    lbcub R = (1²/2 + 0 + (3/4)²/(3/4)) / 11/4 = (1/2 + 3/4) · 4/11 = 5/11;
-          P = (1²/1 + (3/4)²/(3/2)) / 5/2 = (1 + 3/8) · 2/5 = 11/20.
+    lbcub, the mean over mentions of eq. (5) R(m) = w_c / w_k, P(m) = w_c / w_s:
+          R = (1/2 + 1/2 + 0 + 1 + 1) / 5 = 3/5 (c's part {c} of K1 is no singleton entity: 0);
+          P = (1 + 1 + 0 + (3/4)/(3/2) + (3/4)/(3/2)) / 5 = 3/5.
     lceafm: K1–R1 (1) and K2–R2 (3/4): 7/4 → R 7/11, P 7/10.
     lceafe: φ(K1,R1) = 2·1/(2+1) = 2/3, φ(K2,R2) = 2·(3/4)/(3/4+3/2) = 2/3 → 4/3;
             R = 4/3 / 2 = 2/3, P = 4/3 / 2 = 2/3.
     """
     got = scores(build("NPPMM", ["012", "34"]), build("NPPMM", ["01", "234"]))
     assert rp(got["lmuc"]) == (F(7, 11), F(7, 10))
-    assert rp(got["lbcub"]) == (F(5, 11), F(11, 20))
+    assert rp(got["lbcub"]) == (F(3, 5), F(3, 5))
     assert rp(got["lceafm"]) == (F(7, 11), F(7, 10))
     assert rp(got["lceafe"]) == (F(2, 3), F(2, 3))
     assert got["lmuc"].counts.recall_den == F(11, 4)
@@ -79,13 +80,14 @@ def test_example_b_asymmetric_precision():
     link joining {b,c} and {d}, at its heaviest, P–N) = 3/2 — an MST of {b,c,d} would weigh 2;
     {a} and {e} are singleton entities: 1 each; Σ = 7/2.
     lmuc R = 1/2 / 3 = 1/6, P = 1/2 / 7/2 = 1/7.
-    lbcub R = (1/2)²/2 / 3 = 1/24, P = (1/2)²/(3/2) / 7/2 = 1/21.
+    lbcub R = (0 + (1/2)/2 + (1/2)/2 + 0 + 0) / 5 = 1/10 (a, d and e are in parts of one mention
+          of entities that are not singletons), P = ((1/2)/(3/2) · 2 + 0 + 0 + 0) / 5 = 2/15.
     lceafm R = 1/6, P = 1/7. lceafe φ(K1,R1) = 2·(1/2)/(2 + 3/2) = 2/7: R = 1/7, P = 2/21.
     """
     key, response = build("NPPNM", ["012", "34"]), build("NPPNM", ["123", "0", "4"])
     got = scores(key, response)
     assert rp(got["lmuc"]) == (F(1, 6), F(1, 7))
-    assert rp(got["lbcub"]) == (F(1, 24), F(1, 21))
+    assert rp(got["lbcub"]) == (F(1, 10), F(2, 15))
     assert rp(got["lceafm"]) == (F(1, 6), F(1, 7))
     assert rp(got["lceafe"]) == (F(1, 7), F(2, 21))
     # swapping key and response: recall of the swapped run uses the plain MST of {b,c,d} (2),
@@ -100,27 +102,32 @@ def test_example_c_singletons_and_twinless_mentions():
     w_k: 1, 1 (singleton), 1 (singleton); Σ = 3. Common: {a,b} 1; {c} is a singleton entity on
     both sides: w_sing = 1; {d}: 0 (the response links d). Σ = 2.
     w_s: 1, 1, and {d, e}: parts {d}, {e} joined by P–M 3/4 → Σ = 11/4.
-    lmuc R = 2/3, P = 8/11. lbcub R = (1 + 1)/3 = 2/3, P = (1 + 1)/(11/4) = 8/11.
-    lceafm R = 2/3, P = 8/11. lceafe φ = 1, 1, 0: R = P = 2/3.
+    lmuc R = 2/3, P = 8/11. lceafm R = 2/3, P = 8/11. lceafe φ = 1, 1, 0: R = P = 2/3.
+    lbcub, per mention: R = (1 + 1 + 1 + 0) / 4 = 3/4 (c is a singleton found: 1; d is a
+    singleton of the key but linked in the response: 0), P = (1 + 1 + 1 + 0 + 0) / 5 = 3/5 (e,
+    which the key lacks, is a mention without credit).
     """
     key, response = build("NPMPM", ["01", "2", "3"]), build("NPMPM", ["01", "2", "34"])
     got = scores(key, response)
-    for metric in ("lmuc", "lbcub", "lceafm"):
+    for metric in ("lmuc", "lceafm"):
         assert rp(got[metric]) == (F(2, 3), F(8, 11)), metric
+    assert rp(got["lbcub"]) == (F(3, 4), F(3, 5))
     assert rp(got["lceafe"]) == (F(2, 3), F(2, 3))
 
 
 def test_zero_singleton_weight_is_the_limit():
     """Example C with w_sing = 0: singletons weigh nothing and nothing divides by zero.
 
-    w_k Σ = 1, common Σ = 1, w_s Σ = 1 + 0 + 3/4 = 7/4: lmuc R = 1, P = 4/7; lbcub the same
-    (the singleton terms c²/w are 0/0 → their limit 0); lceafm the same. lceafe: the two {c}
-    singletons have φ4 = 2·w/(w + w) = 1 for every w > 0, and at 0 their limit, 1: unchanged.
+    w_k Σ = 1, common Σ = 1, w_s Σ = 1 + 0 + 3/4 = 7/4: lmuc R = 1, P = 4/7; lceafm the same.
+    lceafe: the two {c} singletons have φ4 = 2·w/(w + w) = 1 for every w > 0, and at 0 their
+    limit, 1: unchanged. lbcub does not depend on w_sing (§4.2): a singleton found is R(m) =
+    P(m) = w/w = 1 for every w > 0, its limit at 0 — unchanged, (3/4, 3/5).
     """
     key, response = build("NPMPM", ["01", "2", "3"]), build("NPMPM", ["01", "2", "34"])
     got = scores(key, response, weights="1,0.75,0.5,0")
-    for metric in ("lmuc", "lbcub", "lceafm"):
+    for metric in ("lmuc", "lceafm"):
         assert rp(got[metric]) == (1, F(4, 7)), metric
+    assert rp(got["lbcub"]) == (F(3, 4), F(3, 5))
     assert rp(got["lceafe"]) == (F(2, 3), F(2, 3))
     # the paper's 1e-20 gives the same numbers up to that epsilon
     tiny = scores(key, response, weights=(1, F(3, 4), F(1, 2), F(1, 10**20)))
@@ -130,13 +137,15 @@ def test_zero_singleton_weight_is_the_limit():
 
 
 def test_documents_with_singletons_only_and_zero_singleton_weight():
-    """No link anywhere and w_sing = 0: every denominator is 0, and 0/0 is reported as 0 (as MUC
-    does for a key without links)."""
+    """No link anywhere and w_sing = 0: the weighted denominators are 0, and 0/0 is reported as
+    0 (as MUC does for a key without links); lbcub and lceafe are means of ratios, and every
+    singleton is found (the limit w/w = 1)."""
     doc = build("NPM", ["0", "1", "2"])
     got = scores(doc, doc, weights="1,1,1,0")
-    for metric in ("lmuc", "lbcub", "lceafm"):
+    for metric in ("lmuc", "lceafm"):
         assert rp(got[metric]) == (0, 0), metric
-    assert rp(got["lceafe"]) == (1, 1)  # φ4 is a ratio: each singleton is found (limit)
+    assert rp(got["lbcub"]) == (1, 1)
+    assert rp(got["lceafe"]) == (1, 1)
 
 
 def test_zeros_and_other_types_weigh_as_pronouns():
@@ -232,12 +241,13 @@ def test_with_equal_link_weights_precision_mirrors_recall(key, response):
 
 
 def test_bcub_and_ceaf_have_no_unit_weight_identity():
-    """lbcub/lceafm/lceafe count links where B³/CEAF count mentions: with W = (1, 1, 1, 1) a
-    key {a, b, c} against a response {a, b} gives lbcub recall 1²/2 / 2 = 1/4, B³ 4/9."""
+    """lbcub/lceafm/lceafe weigh links where B³/CEAF count mentions: with W = (1, 1, 1, 1) a
+    key {a, b, c} against a response {a, b} gives lbcub recall (1/2 + 1/2 + 0) / 3 = 1/3 (w_c
+    = 1 link of w_k = 2), B³ 4/9."""
     got = corefkit.score([build("MMM", ["012"])], [build("MMM", ["01"])],
                          metrics="bcub,ceafm,lbcub,lceafm",
                          metric_options={m: {"weights": "1,1,1,1"} for m in L})
-    assert got.metrics["bcub"].recall == F(4, 9) and got.metrics["lbcub"].recall == F(1, 4)
+    assert got.metrics["bcub"].recall == F(4, 9) and got.metrics["lbcub"].recall == F(1, 3)
     assert got.metrics["ceafm"].recall == F(2, 3) and got.metrics["lceafm"].recall == F(1, 2)
 
 
@@ -304,8 +314,23 @@ def _reference(types, key, response, w: LinkWeights) -> dict[str, tuple[F, F]]:
         return a / b if b else F(0)
 
     out = {"lmuc": (ratio(sum(C.values(), F(0)), sk), ratio(sum(C.values(), F(0)), ss))}
-    out["lbcub"] = (ratio(sum((c * c / WK[i] for (i, j), c in C.items() if c), F(0)), sk),
-                    ratio(sum((c * c / WS[j] for (i, j), c in C.items() if c), F(0)), ss))
+    def per_mention(chains, others, weight, ij):
+        # eq. (5): the mean over the chains' mentions of w_c(C) / w(own chain); a singleton
+        # found (both chains single) is 1 whatever w_sing
+        total = F(0)
+        for a, chain in enumerate(chains):
+            for m in chain:
+                b = next((b for b, other in enumerate(others) if m in other), None)
+                if b is None or ij(a, b) not in C:
+                    continue
+                if len(chain) == len(others[b]) == 1:
+                    total += 1
+                elif C[ij(a, b)]:
+                    total += C[ij(a, b)] / weight[a]
+        return ratio(total, sum(len(c) for c in chains))
+
+    out["lbcub"] = (per_mention(key, response, WK, lambda a, b: (a, b)),
+                    per_mention(response, key, WS, lambda a, b: (b, a)))
 
     def best(phi):
         n, m = len(key), len(response)
@@ -425,3 +450,63 @@ def test_lweights_usage_errors(args, message, capsys):
     code = main(["score", str(DATA / "TC-A.key"), str(DATA / "TC-A-4.response"), *args])
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------- the paper's Table 1
+# Chen & Ng (2013), §4.1, Figure 1: 20 mentions a..t of a Bible paragraph, typed NAME (a Jesus,
+# d Jerusalem), NOMINAL (e the city, n your enemies, p peace, q now, r a time, s all sides,
+# t all your people) or PRONOUN (b he, c I, f it, g..m you/your, o they); key chains
+# {a b c} {d e f g h i j k l m} {n o} and five singletons; responses (a)-(e) as §4.1 describes
+# them (Figure 2): (a) links {b c} and the seven "you" S_you; (b), (c), (d) also link S_you to
+# f, e, d; (e) joins S_you with {a b c}, and links {d e f} and {n o}.
+TYPES_1 = "NPPNMP" + "P" * 7 + "MP" + "M" * 5
+YOU = list(range(6, 13))
+KEY_1 = [[0, 1, 2], [3, 4, 5, *YOU], [13, 14], [15], [16], [17], [18], [19]]
+RESPONSES_1 = {
+    "a": [[1, 2], YOU],
+    "b": [[1, 2], [5, *YOU]],
+    "c": [[1, 2], [4, *YOU]],
+    "d": [[1, 2], [3, *YOU]],
+    "e": [[0, 1, 2, *YOU], [3, 4, 5], [13, 14]],
+}
+# Table 1, LMetrics(W4) and OMetrics: R, P, F in percent, one decimal
+TABLE_1 = {
+    "a": {"muc": (58.3, 100, 73.7), "lmuc": (50.7, 58.6, 54.4), "bcub": (64.3, 100, 78.3),
+          "lbcub": (39.2, 70.0, 50.2), "ceafm": (75.0, 75.0, 75.0), "lceafm": (50.7, 58.6, 54.4),
+          "ceafe": (91.1, 56.1, 69.4), "lceafe": (73.8, 45.4, 56.2)},
+    "b": {"muc": (66.7, 100, 80.0), "lmuc": (53.7, 64.3, 58.5), "bcub": (71.3, 100, 83.3),
+          "lbcub": (43.1, 75.0, 54.7), "ceafm": (80.0, 80.0, 80.0), "lceafm": (53.7, 64.3, 58.5),
+          "ceafe": (91.9, 61.3, 73.6), "lceafe": (74.5, 49.7, 59.6)},
+    "c": {"muc": (66.7, 100, 80.0), "lmuc": (64.2, 68.3, 66.2), "bcub": (71.3, 100, 83.3),
+          "lbcub": (50.8, 75.0, 60.6), "ceafm": (80.0, 80.0, 80.0), "lceafm": (64.2, 68.3, 66.2),
+          "ceafe": (91.9, 61.3, 73.6), "lceafe": (76.7, 51.1, 61.4)},
+    "d": {"muc": (66.7, 100, 80.0), "lmuc": (74.6, 71.4, 73.0), "bcub": (71.3, 100, 83.3),
+          "lbcub": (58.6, 75.0, 65.8), "ceafm": (80.0, 80.0, 80.0), "lceafm": (74.6, 71.4, 73.0),
+          "ceafe": (91.9, 61.3, 73.6), "lceafe": (78.4, 52.3, 62.8)},
+    "e": {"muc": (91.7, 91.7, 91.7), "lmuc": (76.1, 92.7, 83.6), "bcub": (79.0, 79.0, 79.0),
+          "lbcub": (65.0, 72.5, 68.5), "ceafm": (70.0, 70.0, 70.0), "lceafm": (58.2, 70.9, 63.9),
+          "ceafe": (86.5, 86.5, 86.5), "lceafe": (85.8, 85.8, 85.8)},
+}
+
+
+def _chains_doc(chains: list[list[int]]) -> Document:
+    doc = Document("chen-ng-2013-figure-1")
+    doc.add_sentence([f"m{i}" for i in range(len(TYPES_1))])
+    covered = {i for chain in chains for i in chain}
+    singletons = [[i] for i in range(len(TYPES_1)) if i not in covered]
+    for chain in chains + singletons:  # gold mentions: every mention is in every response
+        entity = doc.new_entity()
+        for i in chain:
+            doc.add_span(i, i, entity, attrs={"mention_type": TYPES[TYPES_1[i]]})
+    return doc
+
+
+@pytest.mark.parametrize("response", sorted(RESPONSES_1))
+def test_the_papers_table_1(response):
+    """Every value of Table 1 (W4), to the printed digit: rebuilt from the paper's example."""
+    report = corefkit.score([_chains_doc(KEY_1)], [_chains_doc(RESPONSES_1[response])],
+                           metrics=",".join(TABLE_1[response]))
+    for metric, printed in TABLE_1[response].items():
+        got = report.metrics[metric]
+        for value, paper in zip((got.recall, got.precision, got.f1), printed):
+            assert abs(float(value) * 100 - paper) <= 0.05 + 1e-9, (metric, value, paper)
