@@ -293,7 +293,13 @@ class _DocumentBuilder:
                 file=self.file, line=number, column=len(line) - len(cell) + covered + 1,
                 check="conll.bad-chunk",
             )
-        for single, opener, closer in CHUNK_RE.findall(cell):
+        chunks = CHUNK_RE.findall(cell)
+        # Entities are created in the order the reference scorer indexes them: a line's one-token
+        # mentions before its opening brackets. Its repeated-mention rule keeps a response extent
+        # in the first entity in that order (see corefkit.scoring.align), so the order matters.
+        for cid in [s for s, _, _ in chunks if s] + [o for _, o, _ in chunks if o]:
+            self._entity(cid)
+        for single, opener, closer in chunks:
             if single:
                 self._mention(single, index, index, number)
             elif opener:

@@ -53,12 +53,21 @@ class DocumentMentions:
     labels: list[list[Any]] | None = None  # parallel to clusters, when a labeler was given
 
 
+def _reference_order(mention: Mention) -> tuple[int, bool]:
+    """Where the reference scorer's reader puts a mention in its entity: by the line it ends
+    on, a one-token mention before a longer one closing there (the sort is stable, so ties keep
+    the order the mentions were read in)."""
+    tokens = mention.tokens
+    return (tokens[-1] if tokens else -1, len(tokens) > 1)
+
+
 def document_mentions(doc: Document, labeler: Labeler | None = None) -> DocumentMentions:
     """The identity chains of a document (non-pseudo entities), in entity order.
 
     With ``labeler``, each mention's label is kept beside its match key.
     """
-    chains = [doc.mentions_of(e, ordered=False) for e in doc.entities_in(IDENTITY)]
+    chains = [sorted(doc.mentions_of(e, ordered=False), key=_reference_order)
+              for e in doc.entities_in(IDENTITY)]
     clusters = [[match_key(m) for m in chain] for chain in chains]
     labels = [[labeler(doc, m) for m in chain] for chain in chains] if labeler else None
     return DocumentMentions(doc.name, doc.pair_key(), clusters, doc.token_count, doc.file,
