@@ -526,8 +526,9 @@ def _write_document(doc: Document, out: IO[str], report: ConversionReport, layou
         separator = ""
         blank_lines = False
     else:
-        padded = part.zfill(3) if part.isdecimal() else part
-        begin = f"#begin document ({doc.id}); part {padded}"
+        # the part as the source spelt it (the reference scorer pairs documents by this text);
+        # OntoNotes' three digits only for documents whose source had no part
+        begin = f"#begin document ({doc.id}); part {doc.part if doc.part else '000'}"
         end = "#end document"
         empty = "-"
         separator = "|"

@@ -25,7 +25,16 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO
 from urllib.parse import unquote
 
-from corefkit.converters.conllu_comments import NEWDOC_RE, SENT_ID_RE, SPEAKER_RE, sentence_text
+from corefkit.converters.conllu_comments import (
+    NEWDOC_RE,
+    PART_META_RE,
+    SENT_ID_RE,
+    SPEAKER_RE,
+    newdoc_id,
+    part_lines,
+    restore_part,
+    sentence_comments,
+)
 from corefkit.converters import sniffing
 from corefkit.converters.io import iter_line_chunks
 from corefkit.converters.loss import (
@@ -250,6 +259,7 @@ class _DocumentBuilder:
         self.pending_mwt: str | None = None
         self.mwt_end = 0
         self.named = False
+        self.part: str | None = None  # from a "# meta::part" line
         self.set_declaration(state.declaration)
         self.had_declaration = False
         # coreference state
@@ -332,6 +342,11 @@ class _DocumentBuilder:
             self.doc_comments.append((len(self.comments), "global", line))
             return
         if "meta::" in line:
+            part = PART_META_RE.match(line)
+            if part is not None and not self.doc.sentences:
+                self.part = part.group(1)
+                self.doc_comments.append((len(self.comments), "part", line))
+                return
             found = META_RE.match(line)
             if found is not None and not self.doc.sentences:
                 key = found.group(1)
@@ -712,6 +727,8 @@ class _DocumentBuilder:
             n = self.state.anonymous
             doc.id = self.state.stem if n == 1 else f"{self.state.stem}-{n}"
             doc.attrs["conllu_anonymous"] = True
+        if self.part is not None:
+            restore_part(doc, self.part)
         doc.attrs["conllu_doc_comments"] = self.doc_comments
         doc.attrs["conllu_read_id"] = doc.id
         if not self.had_declaration:
@@ -1244,11 +1261,7 @@ class _DocumentWriter:
                     continue  # one declaration per written document
                 comments.append(line)
         else:
-            comments = [f"# sent_id = {sentence.sent_id or f'{doc.id}-{sentence.index + 1}'}",
-                        f"# text = {sentence_text(doc, sentence)}"]
-            if sentence.speaker:
-                comments.append(f"# speaker = {sentence.speaker}")
-            comments += [c if c.startswith("#") else f"# {c}" for c in sentence.comments]
+            comments = sentence_comments(doc, sentence, None)
         if sentence.index != 0:
             return comments
         return self._document_header(comments)
@@ -1259,14 +1272,14 @@ class _DocumentWriter:
         items = doc.attrs.get("conllu_doc_comments", []) if self.conllu else []
         entries: list[tuple[int, str]] = []
         meta_done: set[str] = set()
-        have_newdoc = have_declaration = False
+        have_newdoc = have_declaration = part_done = False
         after_meta: int | None = None   # where metadata not in the source goes
         after_header: int | None = None
         for pos, kind, raw in items:
             if kind == "newdoc":
                 have_newdoc = True
                 same = doc.id == doc.attrs.get("conllu_read_id", doc.id)
-                entries.append((pos, raw if same else f"# newdoc id = {doc.id}"))
+                entries.append((pos, raw if same else f"# newdoc id = {newdoc_id(doc)}"))
                 after_header = len(entries)
             elif kind == "global.Entity":
                 have_declaration = True
@@ -1274,6 +1287,10 @@ class _DocumentWriter:
                 same = found is not None and found.group(1) == self.declaration
                 entries.append((pos, raw if same else f"# global.Entity = {self.declaration}"))
                 after_header = len(entries)
+            elif kind == "part":
+                entries.extend((pos, line) for line in part_lines(doc))
+                part_done = True
+                after_meta = len(entries)
             elif kind.startswith("meta:"):
                 key = kind[5:]
                 if key in doc.meta and key not in meta_done:
@@ -1284,7 +1301,8 @@ class _DocumentWriter:
                 after_meta = len(entries)
             else:
                 entries.append((pos, raw))
-        new_meta = [f"# meta::{k} = {v}" for k, v in doc.meta.items() if k not in meta_done]
+        new_meta = [] if part_done else part_lines(doc)
+        new_meta += [f"# meta::{k} = {v}" for k, v in doc.meta.items() if k not in meta_done]
         if new_meta:
             at = after_meta if after_meta is not None else (after_header or 0)
             pos = entries[at - 1][0] if at else 0
@@ -1295,7 +1313,7 @@ class _DocumentWriter:
             at = 1 if have_newdoc and entries and entries[0][1].startswith("# newdoc") else 0
             entries.insert(at, (0, f"# global.Entity = {self.declaration}"))
         if not have_newdoc and (state.documents > 0 or not doc.attrs.get("conllu_anonymous")):
-            entries.insert(0, (0, f"# newdoc id = {doc.id}"))
+            entries.insert(0, (0, f"# newdoc id = {newdoc_id(doc)}"))
         out: list[str] = []
         i = 0
         for pos in range(len(comments) + 1):

@@ -590,6 +590,9 @@ class _ProjectReader:
         if words is None or not (words.text or "").strip():
             raise FormatError("the project names no words file (<words>FILE</words>)",
                               file=self.display, line=root.sourceline, check="mmax2.no-words")
+        if root.get("document"):  # written by corefkit for a name that is no file name
+            self.doc.id = root.get("document")
+            self.doc.part = root.get("part")
         words_name = words.text.strip().replace("\\", "/")
         words_path, levels = self.locate(words_name, words.sourceline, root)
         self.read_words(words_path, words.sourceline)
@@ -1559,10 +1562,6 @@ class _ProjectWriter:
         while unique.lower() in self.bases:
             unique = f"{safe}-{k}"
             k += 1
-        if unique != doc.id:
-            self.repair(doc, "mmax2.project-name",
-                        f"document {doc.name!r} written as project {unique!r} (MMAX2 names a "
-                        "project after its file)", action="renamed")
         self.bases.add(unique.lower())
         return unique
 
@@ -1684,8 +1683,13 @@ class _ProjectWriter:
         self.write_file(os.path.join("Markables", f"{base}_{self.sentence_level}_level.xml"),
                         "\n".join(lines))
         self.used(self.sentence_level, base)
+        # MMAX2 names a project after its file; a document whose name is no file name (or
+        # that has a CoNLL-2012 part) keeps its name and part in attributes MMAX2 ignores
+        named = f' document="{_escape(doc.id)}"' if base != doc.id or doc.part is not None else ""
+        if doc.part is not None:
+            named += f' part="{_escape(doc.part)}"'
         self.write_file(f"{base}.mmax",
-                        '<?xml version="1.0" encoding="UTF-8"?>\n<mmax_project>\n'
+                        f'<?xml version="1.0" encoding="UTF-8"?>\n<mmax_project{named}>\n'
                         f"<words>{_escape(base)}_words.xml</words>\n<turns></turns>\n"
                         "<gestures></gestures>\n<keyactions></keyactions>\n</mmax_project>\n")
         renumbered = {f"{old_level}:{old}": f"{level}:{new}"

@@ -74,7 +74,17 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO
 
-from corefkit.converters.conllu_comments import NEWDOC_RE, SENT_ID_RE, SPEAKER_RE, sentence_text
+from corefkit.converters.conllu_comments import (
+    NEWDOC_RE,
+    PART_META_RE,
+    SENT_ID_RE,
+    SPEAKER_RE,
+    comment_line,
+    newdoc_id,
+    part_lines,
+    restore_part,
+    sentence_comments,
+)
 from corefkit.converters import sniffing
 from corefkit.converters.io import iter_lines
 from corefkit.converters.loss import (
@@ -95,7 +105,6 @@ DEFAULT_COLUMNS = (
 COLUMNS_LINE = "# global.columns = " + " ".join(DEFAULT_COLUMNS)
 
 COLUMNS_RE = re.compile(r"^#\s*global\.columns\s*=\s*(.*?)\s*$")
-TEXT_RE = re.compile(r"^#\s*text\s*=")
 SETTING_RE = re.compile(r"^#\s*setting\s*$")
 EMPTY_ID_RE = re.compile(r"^([0-9]+)\.([0-9]+)$")
 PSEUDO_RE = re.compile(r"^(.*?)[-_]pseudo$", re.IGNORECASE)
@@ -259,6 +268,7 @@ class _DocumentBuilder:
         self.words: list[int] = []            # token index of word N at position N-1
         self.comments: list[str] = []
         self.comment_line: int | None = None
+        self.part: str | None = None  # from a "# meta::part" line
         self.sentence_start = 0
         self.sentence_line: int | None = None
         self.sentence_visual: list[list[str]] = []
@@ -308,6 +318,10 @@ class _DocumentBuilder:
             self.repair("ua.missing-blank-line", number,
                         "comment line right after token lines; ended the sentence there")
             self.end_sentence()
+        part = PART_META_RE.match(line)
+        if part is not None and not self.doc.sentences:
+            self.part = part.group(1)  # document metadata, written back from Document.part
+            return
         if self.comment_line is None:
             self.comment_line = number
         if SETTING_RE.match(line):
@@ -613,6 +627,8 @@ class _DocumentBuilder:
     def finish(self, end_line: int | None) -> Document:
         self.end_sentence()
         doc = self.doc
+        if self.part is not None:
+            restore_part(doc, self.part)
         if self.comments or self.sentence_visual:
             doc.attrs["ua_trailing_comments"] = self.comments
             if self.sentence_visual:
@@ -1376,13 +1392,15 @@ class _Plan:
                    if m not in self.shared and _nom_sem_keys(m)]
         nom_sem_cells = self._bracket_cells(nom_sem, self._nom_sem_features)
         references = self._references()
-        lines = [f"# newdoc id = {doc.id}"]
+        lines = [f"# newdoc id = {newdoc_id(doc)}", *part_lines(doc)]
         running_speaker = None
         bad_fields: Counter[str] = Counter()
         tokens = doc.tokens
         ids = self.ids
         for sentence in doc.sentences:
-            lines.extend(self._comments(sentence, running_speaker))
+            # UA states a speaker where it changes; a UA source's own lines stay as they were
+            lines.extend(sentence_comments(self.doc, sentence, running_speaker,
+                                           keep_repeated_speakers="ua_columns" in doc.attrs))
             if sentence.speaker is not None:
                 running_speaker = sentence.speaker
             rows: list[list[str]] = [list(v) for v in sentence.attrs.get("ua_visual_objects", [])]
@@ -1408,7 +1426,7 @@ class _Plan:
             lines.append("")
         trailing = doc.attrs.get("ua_trailing_comments")
         if trailing:
-            lines.extend(_comment_line(c) for c in trailing)
+            lines.extend(comment_line(c) for c in trailing)
         objects = doc.attrs.get("ua_trailing_visual_objects")
         if objects:
             lines.extend(_join_rows([list(v) for v in objects], align_spaces))
@@ -1431,28 +1449,6 @@ class _Plan:
                         f"{extra} tokens have values in columns beyond the 15 canonical ones; "
                         "not written", "dropped")
         return "\n".join(lines) + "\n"
-
-    def _comments(self, sentence: Sentence, running_speaker: str | None) -> list[str]:
-        doc = self.doc
-        comments = [_comment_line(c) for c in sentence.comments
-                    if not NEWDOC_RE.match(c) and not c.startswith("# global.")]
-        has_sent_id = any(SENT_ID_RE.match(c) for c in comments)
-        if has_sent_id and sentence.sent_id is not None:
-            comments = [f"# sent_id = {sentence.sent_id}"
-                        if SENT_ID_RE.match(c) and SENT_ID_RE.match(c).group(1) != sentence.sent_id
-                        else c for c in comments]
-        if not has_sent_id:
-            sent_id = sentence.sent_id or f"{doc.id}-{sentence.index + 1}"
-            at = next((i for i, c in enumerate(comments) if TEXT_RE.match(c)), len(comments))
-            comments.insert(at, f"# sent_id = {sent_id}")
-        if not any(TEXT_RE.match(c) for c in comments):
-            at = next(i for i, c in enumerate(comments) if SENT_ID_RE.match(c)) + 1
-            comments.insert(at, f"# text = {sentence_text(doc, sentence)}")
-        if sentence.speaker is not None and sentence.speaker != running_speaker and \
-                not any(SPEAKER_RE.match(c) for c in comments):
-            at = next(i for i, c in enumerate(comments) if SENT_ID_RE.match(c))
-            comments.insert(at, f"# speaker = {sentence.speaker}")
-        return comments
 
     def _bracket_cells(self, mentions: list[Mention], features: Any) -> dict[int, str]:
         """The chunks of one column per token, in the order of conversion-notes §5.
@@ -1601,10 +1597,6 @@ def _misc_without_coreference(misc: str | None) -> str | None:
 
 def _has_space(value: str) -> bool:
     return any(ch.isspace() for ch in value)
-
-
-def _comment_line(comment: str) -> str:
-    return comment if comment.startswith("#") else f"# {comment}"
 
 
 def _join_rows(rows: list[list[str]], align_spaces: bool) -> list[str]:

@@ -28,10 +28,13 @@ from corefkit.validation.plugins import (
     mention_incident,
     mention_text,
     pairs_overlapping,
+    sent_id_incidents,
     sentence_label,
 )
 
 FORMAT = "corefud"
+NON_UNIQUE_SENT_ID = "corefud.non-unique-sent-id"
+MULTIPLE_SENT_ID = "corefud.multiple-sent-id"
 ILL_NESTED = "corefud.ill-nested-entities"
 CROSSING_SAME_ENTITY = "corefud.crossing-mentions-same-entity"
 SPURIOUS_ENTITY_ID = "corefud.spurious-entity-id"
@@ -137,13 +140,24 @@ register(
           "the chunks of an Entity value are not in the canonical order (closers inner before "
           "outer, then openers outer before inner, one-node chunks last, or first when nothing "
           "opens), which the UD validator and udapi expect", FORMAT),
+    Check(NON_UNIQUE_SENT_ID, 2, ERROR,
+          "a sent_id used by an earlier sentence of the file (the UD validator's "
+          "non-unique-sent-id); tools that index sentences by id lose one", FORMAT),
+    Check(MULTIPLE_SENT_ID, 2, ERROR,
+          "a sentence with more than one '# sent_id' line (the UD validator's multiple-sent-id)",
+          FORMAT),
 )
 
 
 class CorefudChecks(FileChecks):
-    """Crossing mentions, ids, split-antecedent statements and bracket order per document."""
+    """Crossing mentions, ids, split-antecedent statements, bracket order and sent_ids."""
+
+    def __init__(self, file: str) -> None:
+        super().__init__(file)
+        self.sent_ids: dict[str, int | None] = {}
 
     def document(self, doc: Document) -> Iterator[Incident]:
+        yield from sent_id_incidents(doc, self.sent_ids, NON_UNIQUE_SENT_ID, MULTIPLE_SENT_ID)
         yield from _ill_nested(doc)
         yield from _ids(doc)
         yield from _split_statements(doc)

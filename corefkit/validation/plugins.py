@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from corefkit.converters.conllu_comments import SENT_ID_RE
 from corefkit.model import Document, Entity, Mention
 
 # format name (as in the converter registry) -> module holding its plugin
@@ -201,3 +202,26 @@ def crossing(a: Mention, b: Mention) -> bool:
         return (a.start < b.start <= a.end < b.end) or (b.start < a.start <= b.end < a.end)
     sa, sb = set(a.tokens), set(b.tokens)
     return bool(sa & sb) and not sa <= sb and not sb <= sa
+
+
+def sent_id_incidents(doc: Document, seen: dict[str, int | None], unique: str,
+                      single: str) -> Iterator[Incident]:
+    """The UD validator's sent_id tests for CoNLL-U based files: a sentence with two
+    ``# sent_id`` lines (check ``single``), and a sent_id used before in the file (``unique``;
+    ``seen`` maps the file's sent_ids so far to their lines and is updated)."""
+    for sentence in doc.sentences:
+        line = sentence.attrs.get("line")
+        line = line if isinstance(line, int) else doc.line
+        stated = [c for c in sentence.comments if SENT_ID_RE.match(c)]
+        if len(stated) > 1:
+            yield Incident(single, f"the sentence has {len(stated)} '# sent_id' lines; keep one",
+                           line, sentence.sent_id)
+        sid = sentence.sent_id
+        if sid is None:
+            continue
+        if sid in seen:
+            where = f" (line {seen[sid]})" if seen[sid] is not None else ""
+            yield Incident(unique, f"sent_id {sid!r} is used by an earlier sentence{where}; "
+                           "sent_ids must be unique in a file", line, sid)
+        else:
+            seen[sid] = line

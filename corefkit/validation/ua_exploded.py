@@ -21,9 +21,12 @@ from corefkit.validation.plugins import (
     Incident,
     conll_like_token_line,
     mention_incident,
+    sent_id_incidents,
 )
 
 FORMAT = "ua-exploded"
+NON_UNIQUE_SENT_ID = "ua.non-unique-sent-id"
+MULTIPLE_SENT_ID = "ua.multiple-sent-id"
 UNKNOWN_ATTRIBUTE = "ua.unknown-attribute"
 
 # mention attributes the reader itself sets for IDENTITY and DD markables
@@ -94,13 +97,24 @@ register(
     Check(UNKNOWN_ATTRIBUTE, 2, WARNING,
           "an IDENTITY, DISCOURSE_DEIXIS or BRIDGING opener key the format does not define; the "
           "UA scorers ignore it (a misspelt key loses its value)", FORMAT),
+    Check(NON_UNIQUE_SENT_ID, 2, ERROR,
+          "a sent_id used by an earlier sentence of the file (the UD validator's "
+          "non-unique-sent-id); tools that index sentences by id lose one", FORMAT),
+    Check(MULTIPLE_SENT_ID, 2, ERROR,
+          "a sentence with more than one '# sent_id' line (the UD validator's multiple-sent-id)",
+          FORMAT),
 )
 
 
 class UaChecks(FileChecks):
-    """Opener keys outside the format, reported once per key and document."""
+    """sent_ids, and opener keys outside the format (once per key and document)."""
+
+    def __init__(self, file: str) -> None:
+        super().__init__(file)
+        self.sent_ids: dict[str, int | None] = {}
 
     def document(self, doc: Document) -> Iterator[Incident]:
+        yield from sent_id_incidents(doc, self.sent_ids, NON_UNIQUE_SENT_ID, MULTIPLE_SENT_ID)
         seen: set[str] = set()
         for mention in doc.sorted_mentions():
             nom_sem = {str(k).lower() for k in mention.attrs.get("_ua_nom_sem", ())}

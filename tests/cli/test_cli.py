@@ -137,7 +137,7 @@ def test_unbalanced_brackets_name_file_and_line(tmp_path: Path):
 def test_convert_file_and_directory(tmp_path: Path, capsys):
     out = tmp_path / "copy.conll"
     code, _, err = run(capsys, "convert", CORPORA / "litbank" / "105_persuasion_brat.conll", out)
-    assert code == 0 and out.read_text().startswith("#begin document (105_persuasion_brat); part 000\n")
+    assert code == 0 and out.read_text().startswith("#begin document (105_persuasion_brat); part 0\n")
     assert "wrote 1 documents" in err
     target = tmp_path / "all"
     target.mkdir()
