@@ -231,16 +231,20 @@ def _report_losses(report: Any, quiet: bool) -> None:
     from corefkit.converters.loss import FEATURES
 
     click.echo("corefkit: not carried over:", err=True)
-    firsts: dict[str, list[str]] = {}
+    # one line per feature and action: a feature can be partly written one way (heads as Min)
+    # and partly dropped, and each count must go with what happened to it
+    counts: dict[tuple[str, str], int] = {}
+    firsts: dict[tuple[str, str], list[str]] = {}
     for record in report.losses:
-        firsts.setdefault(record.feature, [])
+        key = (record.feature, record.action)
+        counts[key] = counts.get(key, 0) + record.count
+        shown = firsts.setdefault(key, [])
         for example in record.examples:
-            if len(firsts[record.feature]) < 3:
-                firsts[record.feature].append(f"{record.document}: {example}")
-    for feature, count in totals.items():
-        action = next(r.action for r in report.losses if r.feature == feature)
+            if len(shown) < 3:
+                shown.append(f"{record.document}: {example}")
+    for (feature, action), count in counts.items():
         click.echo(f"  {count} {FEATURES.get(feature, feature)} ({action}); first: "
-                   + "; ".join(firsts[feature]), err=True)
+                   + "; ".join(firsts[(feature, action)]), err=True)
 
 
 @cli.command()
@@ -416,9 +420,12 @@ def formats() -> None:
         aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
         click.echo(f"{spec.name}{aliases}: {spec.description}")
         click.echo(f"  files: {' '.join(spec.patterns)}")
-        can = [f for f in FEATURES if f in spec.capabilities]
+        in_part = {f for f, _ in spec.partial}
+        can = [f for f in FEATURES if f in spec.capabilities and f not in in_part]
         cannot = [f for f in FEATURES if f not in spec.capabilities]
         click.echo(f"  holds: {', '.join(can) or '-'}")
+        if spec.partial:
+            click.echo("  holds in part: " + "; ".join(f"{f} ({what})" for f, what in spec.partial))
         click.echo(f"  cannot hold: {', '.join(cannot) or '-'}")
 
 

@@ -881,7 +881,29 @@ def partial_losses(doc: Document, *, profile: str = "auto", keep_min: bool = Fal
     record("bridging", [describe_mention(doc, b.anaphor) for b in doc.bridging()
                         if b.anchor_mention is not None],
            "approximated (anchor mention dropped, anchor entity kept)")
+    renamed: dict[str, str] = {}
+    for bridge in doc.bridging():
+        relation = bridge.relation or ""
+        mapped = written_relation(relation, chosen)
+        if mapped != relation:
+            renamed[relation] = mapped
+    for relation, mapped in sorted(renamed.items()):
+        record("bridging", [describe_mention(doc, b.anaphor) for b in doc.bridging()
+                            if b.relation == relation],
+               f"changed (relation {relation!r} written {mapped!r}: CorefUD relations are "
+               "[a-z]+; ua-compact-decode restores the UA names)")
     return records
+
+
+def written_relation(relation: str, profile: str) -> str:
+    """A bridging relation as the writer puts it in ``Bridge``: CorefUD allows only [a-z]+
+    (lower-cased, other characters deleted: ``undersp-rel`` → ``undersprel``, conversion-notes
+    §4); the UA compact profile keeps anything but the Bridge separators."""
+    if not relation or RELATION_RE.match(relation):
+        return relation
+    if profile == "corefud" or re.search(r"[,<|=:\s]", relation):
+        return re.sub(r"[^a-z]", "", relation.lower())
+    return relation
 
 
 def _plan_declaration(doc: Document, profile: str, keep_min: bool) -> tuple[str, list[str]]:
@@ -1184,9 +1206,8 @@ class _DocumentWriter:
             if min(starting, key=lambda m: (len(m.tokens), m.end)) is not bridge.anaphor:
                 ambiguous += 1
             relation = bridge.relation or ""
-            if relation and not RELATION_RE.match(relation) and \
-                    (self.profile == "corefud" or re.search(r"[,<|=:\s]", relation)):
-                mapped = re.sub(r"[^a-z]", "", relation.lower())
+            mapped = written_relation(relation, self.profile)
+            if mapped != relation:
                 changed[relation] = mapped
                 relation = mapped
             cells.setdefault(bridge.anaphor.start, []).append(
@@ -1205,10 +1226,6 @@ class _DocumentWriter:
             self.repair("corefud.bridging-unwritten",
                         f"{unwritten} bridging relations involve a mention or entity that is not "
                         "written; dropped", "dropped")
-        if changed:
-            listed = ", ".join(f"{k!r} → {v!r}" for k, v in sorted(changed.items()))
-            self.repair("corefud.bridge-relation-mapped",
-                        f"bridging relations mapped to [a-z]+: {listed}")
         return {node: [item for _, item in sorted(items)] for node, items in cells.items()}
 
     # ------------------------------------------------------------------ lines

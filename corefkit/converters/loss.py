@@ -19,7 +19,8 @@ from corefkit.model import IDENTITY, Document, Mention
 FEATURES: dict[str, str] = {
     "singletons": "entities with a single mention",
     "discontinuous": "discontinuous mentions",
-    "zeros": "zero mentions (on empty nodes)",
+    "zeros": "zero mentions (on empty nodes only)",
+    "empty_nodes": "mentions that include empty nodes",
     "crossing_same_entity": "crossing mentions of the same entity",
     "cross_sentence": "mentions that cross a sentence boundary",
     "heads": "mention heads",
@@ -36,6 +37,9 @@ FEATURES: dict[str, str] = {
     "parts": "document parts",
     "opaque_levels": "other annotation levels (kept uninterpreted)",
 }
+
+# What a writer does with a feature it cannot hold, where it is not "dropped"
+DEFAULT_ACTIONS = {"empty_nodes": "approximated (written without their empty nodes)"}
 
 # Attribute keys that hold identifiers rather than annotation: renumbering them is reported
 # through the id maps of a conversion, not as lost attributes.
@@ -219,7 +223,11 @@ def _detectors(doc: Document) -> dict[str, Callable[[], list[str]]]:
     return {
         "singletons": singletons,
         "discontinuous": lambda: mentions_where(lambda m: not m.is_contiguous),
-        "zeros": lambda: mentions_where(lambda m: any(doc.tokens[t].is_empty for t in m.tokens)),
+        "zeros": lambda: mentions_where(
+            lambda m: bool(m.tokens) and all(doc.tokens[t].is_empty for t in m.tokens)),
+        "empty_nodes": lambda: mentions_where(
+            lambda m: any(doc.tokens[t].is_empty for t in m.tokens)
+            and not all(doc.tokens[t].is_empty for t in m.tokens)),
         "crossing_same_entity": crossing_same_entity,
         "cross_sentence": lambda: mentions_where(cross_sentence),
         "heads": lambda: mentions_where(lambda m: m.head is not None and not m.head_derived),
@@ -265,10 +273,11 @@ def find_losses(
 ) -> list[LossRecord]:
     """Loss records for every feature of ``doc`` that ``capabilities`` does not include.
 
-    ``actions`` overrides the default action (``dropped``) per feature.
+    ``actions`` overrides the default action (``dropped``; for mentions that include empty
+    nodes, written without them, as every writer without empty nodes does) per feature.
     """
     can = set(capabilities)
-    actions = actions or {}
+    actions = {**DEFAULT_ACTIONS, **(actions or {})}
     records = []
     for feature, detect in _detectors(doc).items():
         if feature in can:

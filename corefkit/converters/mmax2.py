@@ -1392,10 +1392,8 @@ class _ProjectReader:
 def loss_actions(**options: Any) -> dict[str, str]:
     """How this writer handles what it cannot hold (the default is ``dropped``)."""
     actions = {
-        "zeros": "dropped (empty nodes are not MMAX2 words: zero mentions are left out, "
-                 "longer mentions lose their empty nodes)",
+        "zeros": "dropped (empty nodes are not MMAX2 words)",
         "unlinked_mentions": "approximated (written without a set: read back as singletons)",
-        "parts": "approximated (the part is appended to the project name)",
     }
     if options.get("heads"):
         actions["heads"] = "moved (to a head attribute of the level map)"

@@ -60,6 +60,9 @@ class FormatSpec:
     stream: bool = True                 # a single text stream: "-" works for it
     reads_paths: bool = False           # read_path(project file) instead of read_stream
     writes_directory: bool = False      # write_path(directory) instead of write_stream
+    # capabilities held only in part: feature -> what of it the writer cannot write (its
+    # module's partial_losses() reports the cases a document has)
+    partial: tuple[tuple[str, str], ...] = ()
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module)
@@ -93,11 +96,14 @@ register(FormatSpec(
     description="Lithuanian coreference annotator JSON (*.nkas.json): character offsets, typed "
                 "links, group links; --layer manualCoreferences@1 (gold, default) or @2",
     patterns=("*.nkas.json",),
-    # singletons, sets, DD, mention attributes and metadata are held in part: the writer's
-    # partial_losses() reports what of them it cannot write
     capabilities=frozenset({"singletons", "crossing_same_entity", "cross_sentence",
                             "split_antecedents", "discourse_deixis", "mention_attributes",
                             "metadata"}),
+    partial=(("singletons", "only with a type code or as a group member"),
+             ("split_antecedents", "sets of two or more members with mentions"),
+             ("discourse_deixis", "chains of two or more mentions"),
+             ("mention_attributes", "the type code only"),
+             ("metadata", "LCC's document fields only")),
     module="corefkit.converters.lcc",
     read_options=frozenset({"layer", "adverbial_as_identity", "lenient"}),
     write_options=frozenset({"layer", "ranking"}),
@@ -109,11 +115,16 @@ register(FormatSpec(
     aliases=("ua-compact", "conllu", "conll-u"),
     description="CoNLL-U with Entity/SplitAnte/Bridge in MISC (CorefUD 1.x; UA compact as in GUM)",
     patterns=("*.conllu",),
-    # heads, min spans and cross-sentence mentions depend on the profile and declaration the
-    # writer uses: its partial_losses() reports what a document's declaration cannot hold
-    capabilities=frozenset({"singletons", "discontinuous", "zeros", "cross_sentence", "heads",
-                            "min_spans", "split_antecedents", "bridging", "mention_attributes",
-                            "entity_attributes", "metadata", "speakers", "parts"}),
+    capabilities=frozenset({"singletons", "discontinuous", "zeros", "empty_nodes",
+                            "cross_sentence", "heads", "min_spans", "split_antecedents",
+                            "bridging", "mention_attributes", "entity_attributes", "metadata",
+                            "speakers", "parts"}),
+    partial=(("heads", "with a declaration that has a head field"),
+             ("min_spans", "with a declaration that has a minspan field"),
+             ("cross_sentence", "in the ua-compact profile only"),
+             ("split_antecedents", "sets of two or more members"),
+             ("bridging", "the anchor entity, not the anchor mention; relations as [a-z]+ in "
+                          "the corefud profile")),
     module="corefkit.converters.corefud",
     read_options=frozenset({"entity_fields"}),
     write_options=frozenset({"profile", "keep_min"}),
@@ -127,14 +138,17 @@ register(FormatSpec(
                 "columns (Universal Anaphora, CODI-CRAC); --allow-zeros, --allow-id-closers "
                 "(UA scorer 2.0 extensions), --align-spaces",
     patterns=("*.CONLLUA", "*.conllua", "*.ua"),
-    # zeros, crossing markables (closers that name the markable, UA scorer 2.0, hold them even
-    # for one entity), heads (written as Min), gapped min spans, unlinked mentions
-    # and several anchors per bridging markable are held in part: the writer's
-    # partial_losses() reports what of them a document cannot keep
-    capabilities=frozenset({"singletons", "discontinuous", "zeros", "crossing_same_entity",
-                            "cross_sentence", "heads", "min_spans", "split_antecedents",
+    capabilities=frozenset({"singletons", "discontinuous", "zeros", "empty_nodes",
+                            "crossing_same_entity", "cross_sentence", "heads", "min_spans",
+                            "split_antecedents",
                             "bridging", "discourse_deixis", "non_referring", "unlinked_mentions",
                             "mention_attributes", "speakers", "parts"}),
+    partial=(("zeros", "with --allow-zeros (UA scorer 2.0 ids)"),
+             ("crossing_same_entity", "with --allow-id-closers (UA scorer 2.0)"),
+             ("heads", "as Min, where the markable has no min span"),
+             ("min_spans", "one range: gapped min spans become their hull"),
+             ("unlinked_mentions", "as bridging anaphors or NOM_SEM markables"),
+             ("bridging", "one anchor per markable")),
     module="corefkit.converters.ua_exploded",
     read_options=frozenset(),
     write_options=frozenset({"allow_zeros", "allow_id_closers", "align_spaces"}),
@@ -147,13 +161,15 @@ register(FormatSpec(
     description="MMAX2 stand-off XML projects (*.mmax + Basedata/, Markables/, Schemes/); "
                 "coreference levels and attributes from a level map (--mmax-map)",
     patterns=("*.mmax",),
-    # heads only as an attribute (writer option heads); bridging, split antecedents,
-    # non-referring markables, DD and min spans only as far as the level map names them:
-    # the module's partial_losses() reports what a map cannot write
     capabilities=frozenset({"singletons", "discontinuous", "crossing_same_entity",
                             "cross_sentence", "min_spans", "split_antecedents", "bridging",
                             "discourse_deixis", "non_referring", "mention_attributes",
                             "opaque_levels", "parts"}),
+    partial=(("bridging", "as far as the level map names them"),
+             ("split_antecedents", "as far as the level map names them"),
+             ("non_referring", "as far as the level map names them"),
+             ("discourse_deixis", "as far as the level map names them"),
+             ("min_spans", "as far as the level map names them")),
     module="corefkit.converters.mmax2",
     read_options=frozenset({"level_map", "common_paths", "lenient"}),
     write_options=frozenset({"level_map", "heads"}),

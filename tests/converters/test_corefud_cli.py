@@ -74,7 +74,18 @@ def test_conll2012_to_corefud_file(tmp_path: Path, capsys):
 def test_formats_lists_corefud(capsys):
     code, out, _ = run(capsys, "formats")
     assert code == 0
-    lines = out.split("corefud (aliases: ua-compact")[1].splitlines()[1:4]
-    assert [line.split(":")[0].strip() for line in lines] == ["files", "holds", "cannot hold"]
+    lines = out.split("corefud (aliases: ua-compact")[1].splitlines()[1:5]
+    assert [line.split(":")[0].strip() for line in lines] == ["files", "holds", "holds in part",
+                                                              "cannot hold"]
     assert "*.conllu" in lines[0]
-    assert "split_antecedents" in lines[1] and "bridging" in lines[1] and "zeros" in lines[1]
+    assert "zeros" in lines[1] and "parts" in lines[1]
+    assert "split_antecedents (" in lines[2] and "bridging (" in lines[2]
+
+
+def test_formats_says_what_lcc_holds_only_in_part(capsys):
+    """LCC's writer keeps a singleton only through its type code: 'holds' alone misled."""
+    _, out, _ = run(capsys, "formats")
+    lcc = out.split("\nlcc (")[1].splitlines()
+    holds = next(line for line in lcc if line.strip().startswith("holds:"))
+    in_part = next(line for line in lcc if line.strip().startswith("holds in part:"))
+    assert "singletons" not in holds and "singletons (only with a type code" in in_part
