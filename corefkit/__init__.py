@@ -20,6 +20,7 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterable, Iterator
 
+    from corefkit.converters.convert import ConvertResult
     from corefkit.model import Document
     from corefkit.scoring.report import ScoreReport
 
@@ -38,6 +39,17 @@ def write(documents: Iterable[Document], path: Any, format: str | None = None, *
     return _write(documents, path, format=format, **options)
 
 
+def convert(source: Any, target: Any, **options: Any) -> ConvertResult:
+    """Convert a file, folder or glob to a file or folder, as ``corefkit convert`` does.
+
+    Options: ``input_format``, ``output_format``, ``passes``, ``read_options``,
+    ``write_options``, ``fail_on_loss``; see :func:`corefkit.converters.convert.convert`.
+    """
+    from corefkit.converters.convert import convert as _convert
+
+    return _convert(source, target, **options)
+
+
 def score(key: Any, response: Any, metrics: Any = None, **options: Any) -> ScoreReport:
     """Score a response against a key (paths or iterables of documents)."""
     from corefkit.scoring.api import score as _score
@@ -45,4 +57,4 @@ def score(key: Any, response: Any, metrics: Any = None, **options: Any) -> Score
     return _score(key, response, metrics=metrics, **options)
 
 
-__all__ = ["__version__", "read", "score", "write"]
+__all__ = ["__version__", "convert", "read", "score", "write"]

@@ -197,20 +197,6 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
 
 
 # ---------------------------------------------------------------------------- convert
-def _output_path(source: str, out_dir: str, fmt: str) -> str:
-    from corefkit.converters.registry import get
-
-    extension = get(fmt).patterns[0].lstrip("*")
-    stem = os.path.basename(source)
-    for pattern in ("*.conllu", "*.conll", "*.conllua", "*.key", "*.response", "*.nkas.json"):
-        if stem.lower().endswith(pattern[1:]):
-            stem = stem[: -len(pattern) + 1]
-            break
-    else:
-        stem = os.path.splitext(stem)[0]
-    return os.path.join(out_dir, stem + extension)
-
-
 def _implied_output(target: str, sources: set[str]) -> str | None:
     """The output format a target implies without --to: its file name's, or for an existing
     directory the (single) input format; None if it implies none."""
@@ -336,10 +322,8 @@ def _transform(source: str, target: str, input_format: str | None, output_format
                mmax_common_paths: str | None = None, lenient: bool = False,
                discontinuous: str | None = None, conllu_profile: str | None = None,
                keep_min: bool = False, ua_options: dict[str, bool] | None = None) -> None:
-    from corefkit.converters.loss import ConversionReport
-    from corefkit.converters.registry import expand_paths, get, output_format as pick_output
-    from corefkit.converters.registry import read, write
-    from corefkit.passes import apply_passes
+    from corefkit.converters.convert import convert
+    from corefkit.converters.registry import expand_paths, get
 
     read_options: dict[str, Any] = {"parse_gum_ids": True} if parse_gum_ids else {}
     if layer is not None:
@@ -358,8 +342,7 @@ def _transform(source: str, target: str, input_format: str | None, output_format
     if keep_min:
         write_options["keep_min"] = True
     write_options.update({k: True for k, v in (ua_options or {}).items() if v})
-    inputs = expand_paths(source, input_format)
-    sources = {fmt for _, fmt in inputs}
+    sources = {fmt for _, fmt in expand_paths(source, input_format)}
     if mmax_common_paths is not None:
         if "mmax2" not in sources:
             raise UsageError("--mmax-common-paths applies to MMAX2 input only")
@@ -373,40 +356,14 @@ def _transform(source: str, target: str, input_format: str | None, output_format
             read_options["level_map"] = mmax_map
         if writes_mmax:
             write_options["level_map"] = mmax_map
-    directory_target = bool(output_format) and get(output_format).writes_directory or (
-        output_format is None and os.path.isdir(target)
-        and all(get(fmt).writes_directory for fmt in sources))
-    if os.path.isdir(target) and not directory_target:
-        jobs = []
-        for file, fmt in inputs:
-            to = output_format or fmt
-            jobs.append((file, fmt, _output_path(file, target, to), to))
-    elif directory_target:  # one output directory holds every document (MMAX2 projects)
-        jobs = [(source, input_format, target, output_format or inputs[0][1])]
-    else:
-        if output_format is None and same_format and target != "-":
-            try:
-                pick_output(target, None)
-            except UsageError:
-                output_format = inputs[0][1]
-        if output_format is None and target == "-" and same_format:
-            output_format = inputs[0][1]
-        jobs = [(source, input_format, target, output_format)]
-    report = ConversionReport()
-    warnings: list[str] = []
-    for file, fmt, out, to in jobs:
-        def documents(file: str = file, fmt: str | None = fmt) -> Iterator[Any]:
-            for doc in apply_passes(read(file, format=fmt, **read_options), passes):
-                warnings.extend(str(r) for r in doc.repairs)
-                yield doc
-
-        part = write(documents(), out, format=to, fail_on_loss=strict, **write_options)
-        report.merge(part)
-    warnings.extend(str(r) for r in report.repairs)
-    _warn(warnings, quiet)
-    _report_losses(report, quiet)
+    result = convert(source, target, input_format=input_format, output_format=output_format,
+                     passes=passes, read_options=read_options, write_options=write_options,
+                     fail_on_loss=strict, same_format=same_format)
+    _warn(result.warnings, quiet)
+    _report_losses(result.report, quiet)
     if not quiet:
-        click.echo(f"corefkit: wrote {report.documents} documents", err=True)
+        files = f" to {len(result.written)} files" if len(result.written) > 1 else ""
+        click.echo(f"corefkit: wrote {result.report.documents} documents{files}", err=True)
 
 
 # ---------------------------------------------------------------------------- listings

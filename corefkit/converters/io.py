@@ -119,6 +119,13 @@ def _locate_decode_error(stream: BinaryIO, file: str, lines_read: int,
     )
 
 
+def current_umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
 @contextlib.contextmanager
 def atomic_text_output(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
     """A text stream that becomes ``path`` only if the ``with`` block finishes without error.
@@ -137,9 +144,15 @@ def atomic_text_output(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
         return
     directory = os.path.dirname(os.path.abspath(text))
     if not os.path.isdir(directory):
-        raise CorefkitError(f"{text}: the directory {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=".corefkit-", suffix=".tmp", dir=directory)
+        raise CorefkitError(f"{text}: the folder {directory} does not exist")
+    if os.path.isdir(text):
+        raise CorefkitError(f"{text} is a folder; give a file name to write to")
     try:
+        fd, tmp = tempfile.mkstemp(prefix=".corefkit-", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise CorefkitError(f"cannot write {text}: {exc.strerror}") from None
+    try:
+        os.chmod(tmp, 0o666 & ~current_umask())  # mkstemp makes it private; outputs are not
         with open(fd, "w", encoding="utf-8", newline="\n") as out:
             yield out
         os.replace(tmp, text)
@@ -172,12 +185,13 @@ def atomic_directory_output(
             raise CorefkitError(
                 f"{os.fspath(path)}: the directory exists and holds files corefkit did not "
                 "write; give a new or empty directory")
-    tmp = tempfile.mkdtemp(prefix=".corefkit-", suffix=".tmp", dir=parent)
+    try:
+        tmp = tempfile.mkdtemp(prefix=".corefkit-", suffix=".tmp", dir=parent)
+    except OSError as exc:
+        raise CorefkitError(f"cannot write {os.fspath(path)}: {exc.strerror}") from None
     try:
         yield tmp
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; outputs get normal rights
+        os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it private; outputs are not
         if os.path.lexists(target):
             old = tempfile.mkdtemp(prefix=".corefkit-old-", dir=parent)
             os.rmdir(old)

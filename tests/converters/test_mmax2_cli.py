@@ -39,13 +39,13 @@ def partition(doc: Document, contiguous_only: bool = False) -> set[frozenset]:
 
 
 def test_mmax2_to_conll2012_and_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, err = run(capsys, "convert", ACL, tmp_path / "acl.conll")
+    code, err = run(capsys, "convert", ACL, tmp_path / "acl", "--to", "conll2012")
     assert code == 0
     assert "5 discontinuous mentions (dropped)" in err
     assert "3773 mention attributes (dropped)" in err
-    assert "wrote 12 documents" in err
+    assert "wrote 12 documents to 12 files" in err
     source = {d.id: d for d in corefkit.read(str(ACL))}
-    conll = {d.id: d for d in corefkit.read(str(tmp_path / "acl.conll"))}
+    conll = {d.id: d for d in corefkit.read(str(tmp_path / "acl"))}
     assert sorted(conll) == sorted(source)
     for name, doc in source.items():
         assert [t.form for t in conll[name].tokens] == [t.form for t in doc.tokens]
@@ -53,7 +53,7 @@ def test_mmax2_to_conll2012_and_back(tmp_path: Path, capsys: pytest.CaptureFixtu
             (s.start, s.stop) for s in doc.sentences]
         assert partition(conll[name]) == partition(doc, contiguous_only=True)
     # and back: CoNLL-2012 -> MMAX2 keeps spans, partition and sentences
-    code, err = run(capsys, "convert", tmp_path / "acl.conll", tmp_path / "back", "--to", "mmax2")
+    code, err = run(capsys, "convert", tmp_path / "acl", tmp_path / "back", "--to", "mmax2")
     assert code == 0 and "not carried over" not in err
     back = {d.id: d for d in corefkit.read(str(tmp_path / "back"))}
     for name, doc in conll.items():

@@ -1,0 +1,191 @@
+"""``corefkit.convert``: a file, folder or glob in one format to a file or folder in another.
+
+What the ``convert`` and ``normalize`` commands do, as a function. The source decides the
+shape of the target:
+
+* one file (or ``-``) → one file, or a file of the same name inside an existing folder (or a
+  target ending in ``/``, created);
+* a folder or a glob → a folder, created when missing, one output file per input file (never a
+  single concatenated file, never over an existing file);
+* formats that write a folder themselves (MMAX2) take the target folder as a whole.
+
+Each output file is written atomically (:mod:`corefkit.converters.io`), so a file that exists
+after an interrupted folder run is complete; the error then says which files were written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from corefkit.converters.loss import ConversionReport
+from corefkit.errors import CorefkitError, UsageError
+from corefkit.model import Document
+
+# name endings to strip before adding the target format's extension (longest first)
+_KNOWN_ENDINGS = (".nkas.json", ".conllua", ".conllu", ".conll", ".key", ".response")
+
+
+@dataclass
+class ConvertResult:
+    """What a conversion did: the merged report, the files written, the readers' repairs."""
+
+    report: ConversionReport
+    written: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Job:
+    source: str
+    input_format: str | None
+    target: str
+    output_format: str | None
+
+
+def convert(
+    source: str | os.PathLike[str],
+    target: str | os.PathLike[str],
+    *,
+    input_format: str | None = None,
+    output_format: str | None = None,
+    passes: Sequence[str] = (),
+    read_options: dict[str, Any] | None = None,
+    write_options: dict[str, Any] | None = None,
+    fail_on_loss: bool = False,
+    same_format: bool = False,
+    transform: Callable[[Iterable[Document]], Iterable[Document]] | None = None,
+) -> ConvertResult:
+    """Convert ``source`` (file, folder, glob or ``-``) to ``target`` (file, folder or ``-``).
+
+    ``same_format`` writes in the input format when neither ``output_format`` nor the target's
+    name says another (``normalize``). ``passes`` are normalization pass specs applied to every
+    document; ``fail_on_loss`` refuses to write what the target cannot hold.
+    """
+    from corefkit.converters.registry import expand_paths, get
+
+    source, target = os.fspath(source), os.fspath(target)
+    inputs = expand_paths(source, input_format)
+    if output_format is not None:
+        output_format = get(output_format).name
+    jobs = _plan(source, target, inputs, input_format, output_format, same_format)
+    result = ConvertResult(ConversionReport())
+    for n, job in enumerate(jobs):
+        try:
+            _run(job, passes, read_options or {}, write_options or {}, fail_on_loss,
+                 transform, result)
+        except (CorefkitError, KeyboardInterrupt) as exc:
+            if len(jobs) > 1 and result.written:
+                _say_what_is_complete(exc, jobs, n, result.written)
+            raise
+    return result
+
+
+def _run(job: _Job, passes: Sequence[str], read_options: dict[str, Any],
+         write_options: dict[str, Any], fail_on_loss: bool,
+         transform: Callable[[Iterable[Document]], Iterable[Document]] | None,
+         result: ConvertResult) -> None:
+    from corefkit.converters.registry import read, write
+    from corefkit.passes import apply_passes
+
+    def documents() -> Iterator[Document]:
+        docs: Iterable[Document] = apply_passes(
+            read(job.source, format=job.input_format, **read_options), list(passes))
+        if transform is not None:
+            docs = transform(docs)
+        for doc in docs:
+            result.warnings.extend(str(r) for r in doc.repairs)
+            yield doc
+
+    report = write(documents(), job.target, format=job.output_format,
+                   fail_on_loss=fail_on_loss, **write_options)
+    result.report.merge(report)
+    result.warnings.extend(str(r) for r in report.repairs)
+    if job.target != "-":
+        result.written.append(job.target)
+
+
+def _plan(source: str, target: str, inputs: list[tuple[str, str]], input_format: str | None,
+          output_format: str | None, same_format: bool) -> list[_Job]:
+    from corefkit.converters.registry import get
+
+    formats = {fmt for _, fmt in inputs}
+    # a folder or a glob; a folder that is one MMAX2 project is one source, like a file
+    many = source != "-" and not os.path.isfile(source) and not (
+        os.path.isdir(source) and len(inputs) == 1 and get(inputs[0][1]).reads_paths)
+    folder = target != "-" and (os.path.isdir(target) or target.endswith(("/", os.sep)))
+    named = None if target == "-" or folder else _format_of_name(target)
+    to = output_format or named
+    if to is None and (same_format or folder or many) and len(formats) == 1:
+        to = next(iter(formats))
+    if to is not None and get(to).writes_directory:  # the format writes one folder itself
+        if target == "-":
+            raise UsageError(f"format {get(to).name} writes a directory; give a directory, not '-'")
+        return [_Job(source, input_format, target, to)]
+    if target == "-" or not (many or folder):
+        return [_Job(source, input_format, target, to)]  # one file, or one stream
+    if many and not folder:
+        if os.path.exists(target):
+            raise UsageError(f"{target} is a file, but the source {source} is a folder or glob: "
+                             "its files are written one per input file into a folder; give a "
+                             "folder (it is created when missing)")
+        if named is not None:
+            raise UsageError(f"the source {source} is a folder or glob, so the target is a folder "
+                             f"(one output file per input file), but {target} is a file name; "
+                             "give a folder, or '-' for one stream of every document")
+    _make_folder(target)
+    jobs = []
+    for file, fmt in inputs:
+        out = to or fmt
+        jobs.append(_Job(file, fmt, output_path(file, target, out), out))
+    return jobs
+
+
+def _format_of_name(target: str) -> str | None:
+    """The format whose files are named like ``target`` (``acl.conll``), else None."""
+    from corefkit.converters.registry import output_format as format_of_name
+
+    try:
+        return format_of_name(target, None).name
+    except UsageError:
+        return None
+
+
+def output_path(source: str, folder: str, fmt: str) -> str:
+    """The file in ``folder`` that ``source`` converts to: its name with ``fmt``'s extension."""
+    from corefkit.converters.registry import get
+
+    extension = get(fmt).patterns[0].lstrip("*")
+    stem = os.path.basename(os.path.normpath(source))
+    for ending in _KNOWN_ENDINGS:
+        if stem.lower().endswith(ending) and len(stem) > len(ending):
+            stem = stem[: -len(ending)]
+            break
+    else:
+        stem = os.path.splitext(stem)[0]
+    return os.path.join(folder, stem + extension)
+
+
+def _make_folder(folder: str) -> None:
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise CorefkitError(f"cannot create the folder {folder}: {exc.strerror}") from None
+
+
+def _say_what_is_complete(exc: BaseException, jobs: list[_Job], failed: int,
+                          written: list[str]) -> None:
+    """Add to the error which output files are complete and which were not written."""
+    missing = [j.target for j in jobs[failed:]]
+    note = (f"{len(written)} of {len(jobs)} files were written completely "
+            f"({os.path.dirname(written[0]) or '.'}); not written: {', '.join(missing[:3])}"
+            + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""))
+    if isinstance(exc, CorefkitError):
+        if hasattr(exc, "message"):
+            exc.message = f"{exc.message}; {note}"  # type: ignore[attr-defined]
+        else:
+            exc.args = (f"{exc}; {note}",)
+    else:
+        exc.args = (note,)
