@@ -135,6 +135,8 @@ def _fraction_option(text: str | None) -> str | None:
               help="Weights of the linguistically aware metrics lmuc, lbcub, lceafm, lceafe "
                    "(Chen & Ng 2013; ask for them with -m): links with a name, with a nominal, "
                    "other links, singleton entities. Default W4 = 1,0.75,0.5,1.")
+@click.option("--lenient", is_flag=True,
+              help="Repair malformed input (each repair reported) instead of refusing it.")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings and no progress display.")
 def score(key: str, response: str, metrics: str | None, output_format: str, per_document: bool,
           input_format: str | None, remove_singletons: bool, passes: tuple[str, ...],
@@ -144,7 +146,7 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
           profile: str | None, semantics: str | None, remove_split_antecedents: bool,
           only_split_antecedents: bool, discourse_deixis: bool,
           lea_split_importance: str | None, explain: bool, by_type: str | None,
-          type_rules: str | None, lweights: str | None, quiet: bool) -> None:
+          type_rules: str | None, lweights: str | None, lenient: bool, quiet: bool) -> None:
     """Score RESPONSE against KEY (files, directories or '-').
 
     Documents are paired by name; key documents missing from the response count as
@@ -158,7 +160,9 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
     """
     from corefkit.scoring.api import score as run
 
-    read_options = {"parse_gum_ids": True} if parse_gum_ids else {}
+    read_options: dict[str, Any] = {"parse_gum_ids": True} if parse_gum_ids else {}
+    if lenient:
+        read_options["lenient"] = True
     key_options = {"layer": key_layer} if key_layer else {}
     response_options = {"layer": response_layer} if response_layer else {}
     dominant = {"coefficients": dominant_k, "scheme": dominant_scheme, "ranking": dominant_ranking}
@@ -304,15 +308,17 @@ def convert(source: str, target: str, input_format: str | None, output_format: s
               help="Output format (default: from the target's name, else the input format).")
 @click.option("--strict", is_flag=True,
               help="Fail, writing nothing, if the target cannot hold everything.")
+@click.option("--lenient", is_flag=True,
+              help="Repair malformed input (each repair reported) instead of refusing it.")
 @click.option("--quiet", "-q", is_flag=True, help="No warnings or loss report.")
 def normalize(source: str, target: str, passes: tuple[str, ...], input_format: str | None,
-              output_format: str | None, strict: bool, quiet: bool) -> None:
+              output_format: str | None, strict: bool, lenient: bool, quiet: bool) -> None:
     """Apply normalization passes to SOURCE and write TARGET.
 
     Run 'corefkit passes' for the list of passes and their options.
     """
     _transform(source, target, input_format, output_format, None, False, False,
-               list(passes), strict, quiet, same_format=True)
+               list(passes), strict, quiet, same_format=True, lenient=lenient)
 
 
 def _transform(source: str, target: str, input_format: str | None, output_format: str | None,

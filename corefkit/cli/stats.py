@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from corefkit.errors import UsageError
+from corefkit.errors import FormatError, UsageError
 
 
 @click.command()
@@ -29,10 +29,13 @@ from corefkit.errors import UsageError
               help="MMAX2: the common_paths.xml for projects without one beside them.")
 @click.option("--parse-gum-ids", is_flag=True,
               help="CoNLL-2012: split GUM-style ids (etype-GRP-identity) into attributes.")
+@click.option("--lenient", is_flag=True,
+              help="Repair malformed input (each repair reported) instead of refusing it.")
 @click.option("--quiet", "-q", is_flag=True, help="No reader warnings.")
 def stats(source: str, input_format: str | None, output_format: str, per_document: bool,
           type_table: str, layer: str | None, mmax_map: str | None,
-          mmax_common_paths: str | None, parse_gum_ids: bool, quiet: bool) -> None:
+          mmax_common_paths: str | None, parse_gum_ids: bool, lenient: bool,
+          quiet: bool) -> None:
     """Count what SOURCE (file, directory, glob or '-') holds.
 
     Documents, sentences, tokens, mentions, entities, singletons, split antecedents, bridging,
@@ -44,7 +47,7 @@ def stats(source: str, input_format: str | None, output_format: str, per_documen
     from corefkit.analysis.stats import corpus_stats, render_table
     from corefkit.converters.registry import expand_paths, read
 
-    read_options: dict[str, Any] = {}
+    read_options: dict[str, Any] = {"lenient": True} if lenient else {}
     if layer is not None:
         read_options["layer"] = layer
     if parse_gum_ids:
@@ -66,7 +69,7 @@ def stats(source: str, input_format: str | None, output_format: str, per_documen
 
     total, each = corpus_stats(documents(), table, per_document=per_document)
     if total.counts["documents"] == 0:
-        raise UsageError(f"{source} holds no document")
+        raise FormatError(f"{source} holds no document", check="file.no-documents")
     if not quiet:
         for line in warnings[:20]:
             click.echo(f"corefkit: {line}", err=True)

@@ -77,9 +77,10 @@ def read_stream(stream: BinaryIO, file: str, *, parse_gum_ids: bool = False) -> 
             builder.repair("conll.empty-name", begin_line,
                            f"document without a name; named it {builder.doc.id!r} after the file")
         if missing_end:
-            where = "end of file" if end_line is None else "'#begin document'"
-            builder.repair("conll.missing-end", end_line,
-                           f"{where} while the document is open; closed it there")
+            where = "the end of the file" if end_line is None else f"line {end_line}"
+            builder.repair("conll.missing-end", begin_line,
+                           f"the document opened here has no '#end document' before {where}; "
+                           "closed it there")
         return builder.parse(block, end_line)
 
     number = 0  # lines before the current chunk

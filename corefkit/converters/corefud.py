@@ -177,9 +177,13 @@ def read_stream(stream: BinaryIO, file: str, *, entity_fields: str | None = None
                     file=file, line=number, check="corefud.bad-columns")
             tid = fields[0]
             misc = fields[9]
-            if "-" in tid:
+            if tid.isdigit() and tid.isascii():
+                builder.word_id(number, tid)
+            elif "-" in tid:
                 builder.multiword(number, line, fields)
                 continue
+            else:
+                builder.empty_node_id(number, tid)
             tokens = builder.tokens
             token = token_class(fields[1], len(tokens), builder.sentence_index, None, tid,
                                 fields[2], fields[3], fields[4], fields[5], fields[6], fields[7],
@@ -260,6 +264,8 @@ class _DocumentBuilder:
         self.mwt_end = 0
         self.named = False
         self.part: str | None = None  # from a "# meta::part" line
+        self.next_word = 1   # the id the next word line must have
+        self.next_empty = 1  # the M of the next empty node N.M
         self.set_declaration(state.declaration)
         self.had_declaration = False
         # coreference state
@@ -358,6 +364,33 @@ class _DocumentBuilder:
     def tokens_in_sentence(self) -> bool:
         return len(self.tokens) > self.sentence_start
 
+    def word_id(self, number: int, tid: str) -> None:
+        """Check a word id: word ids run 1, 2, 3, ... through each sentence."""
+        if tid != str(self.next_word):
+            self.repair("corefud.word-id-sequence", number,
+                        f"word id {tid} where {self.next_word} comes next (word ids run 1, 2, "
+                        f"3, ... through each sentence); read as word {self.next_word}",
+                        column=1)
+        self.next_word += 1
+        self.next_empty = 1
+
+    def empty_node_id(self, number: int, tid: str) -> None:
+        """Check an id that is not a word's: an empty node N.M after word N, M = 1, 2, ..."""
+        found = EMPTY_ID_RE.match(tid)
+        if found is None:
+            self.repair("corefud.invalid-word-id", number,
+                        f"token id {tid!r} is neither a word id (1, 2, ...), a range (4-5) nor an "
+                        f"empty node id (3.1); read as word {self.next_word}", column=1)
+            self.word_id(number, str(self.next_word))
+            return
+        word, node = int(found.group(1)), int(found.group(2))
+        if word != self.next_word - 1 or node != self.next_empty:
+            self.repair("corefud.word-id-sequence", number,
+                        f"empty node {tid} where {self.next_word - 1}.{self.next_empty} comes "
+                        "next (empty nodes follow their word and are numbered 1, 2, ...); read "
+                        "where it stands", column=1)
+        self.next_empty += 1
+
     def multiword(self, number: int, line: str, fields: list[str]) -> None:
         found = MWT_ID_RE.match(fields[0])
         if found is None or int(found.group(2)) < int(found.group(1)):
@@ -383,6 +416,7 @@ class _DocumentBuilder:
 
     def _close_sentence(self) -> None:
         doc = self.doc
+        self.next_word, self.next_empty = 1, 1
         if self.pending_mwt is not None:
             raise self.error("a multiword-token line is not followed by its words",
                              self.sentence_first_line, "corefud.bad-mwt")

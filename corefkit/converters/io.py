@@ -49,22 +49,30 @@ def open_binary(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         yield handle
 
 
-def iter_lines(stream: BinaryIO, file: str) -> Iterator[tuple[int, str]]:
+def iter_lines(stream: BinaryIO, file: str, *,
+               keep_ends: bool = False) -> Iterator[tuple[int, str]]:
     """Yield (line number, text without line end) for every line of a byte stream.
 
-    Lines are decoded as UTF-8 (a leading BOM is skipped; LF, CRLF and CR end lines); a
-    decoding error becomes a :class:`FormatError` naming the line, the column and the byte
-    offset in the file.
+    Lines are decoded as UTF-8 (a leading BOM is skipped; LF, CRLF and CR end lines, and
+    ``keep_ends`` keeps the line end, read as ``\\n``, so that a caller can tell a last line
+    cut off in its middle); a decoding error becomes a :class:`FormatError` naming the line,
+    the column and the byte offset in the file.
     """
     text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline=None)
     number = 0
     try:
         for number, line in enumerate(text, 1):  # noqa: B007 - number is used after the loop
-            yield number, line[:-1] if line.endswith("\n") else line
+            yield number, line if keep_ends or not line.endswith("\n") else line[:-1]
     except UnicodeDecodeError as exc:
         raise _locate_decode_error(stream, file, number, exc) from None
     finally:
-        text.detach()  # leave the caller's stream open
+        _detach(text)
+
+
+def _detach(text: io.TextIOWrapper) -> None:
+    """Leave the caller's stream open (it may be closed already when a reader is abandoned)."""
+    with contextlib.suppress(ValueError):
+        text.detach()
 
 
 def iter_line_chunks(stream: BinaryIO, file: str, size: int = 1 << 16) -> Iterator[list[str]]:
@@ -92,7 +100,7 @@ def iter_line_chunks(stream: BinaryIO, file: str, size: int = 1 << 16) -> Iterat
     except UnicodeDecodeError as exc:
         raise _locate_decode_error(stream, file, lines_read, exc) from None
     finally:
-        text.detach()
+        _detach(text)
 
 
 def _locate_decode_error(stream: BinaryIO, file: str, lines_read: int,

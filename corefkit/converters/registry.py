@@ -38,7 +38,7 @@ from corefkit.converters.loss import (
     discontinuous_action,
     find_losses,
 )
-from corefkit.errors import CorefkitError, LossError, UsageError
+from corefkit.errors import CorefkitError, FormatError, LossError, UsageError
 from corefkit.model import Document
 
 SNIFF_BYTES = 64 * 1024
@@ -297,21 +297,54 @@ def _check_options(spec: FormatSpec, options: dict[str, Any], allowed: frozenset
 
 
 # ---------------------------------------------------------------------------- reading
-def read(path: Any, format: str | None = None, **options: Any) -> Iterator[Document]:
-    """Documents from a file, directory, glob or ``-``, one at a time (streaming)."""
+def read(path: Any, format: str | None = None, *, lenient: bool = False,
+         **options: Any) -> Iterator[Document]:
+    """Documents from a file, directory, glob or ``-``, one at a time (streaming).
+
+    Strict by default: a repair of malformed input (a reader check that is refused, see
+    :attr:`corefkit.validation.checks.Check.refused`) or a file without documents is a
+    :class:`FormatError` naming file and line; ``lenient`` keeps the repairs (each is in the
+    document's ``repairs``).
+    """
     if isinstance(path, (list, tuple)):
         for item in path:
-            yield from read(item, format=format, **options)
+            yield from read(item, format=format, lenient=lenient, **options)
         return
     for file, fmt in expand_paths(path, format):
         spec = get(fmt)
         _check_options(spec, options, spec.read_options, "reader")
         module = spec.load()
+        own = {"lenient": lenient} if "lenient" in spec.read_options else {}
         if spec.reads_paths:
-            yield from without_gc_pauses(module.read_path(file, display_name(file), **options))
+            docs = module.read_path(file, display_name(file), **options, **own)
+            yield from _strict(without_gc_pauses(docs), file, lenient)
             continue
         with open_binary(file) as handle:
-            yield from without_gc_pauses(module.read_stream(handle, display_name(file), **options))
+            docs = module.read_stream(handle, display_name(file), **options, **own)
+            yield from _strict(without_gc_pauses(docs), file, lenient)
+
+
+def _strict(docs: Iterator[Document], file: str, lenient: bool) -> Iterator[Document]:
+    """``docs``, refusing malformed input unless ``lenient``."""
+    if lenient:
+        yield from docs
+        return
+    from corefkit.validation.checks import get_check  # the checks say what is malformed
+
+    count = 0
+    for doc in docs:
+        for repair in doc.repairs:
+            check = get_check(repair.check)
+            if check is not None and check.refused:
+                raise FormatError(f"{repair.message}; fix the input, or pass --lenient to "
+                                  "repair it", file=repair.file or doc.file, line=repair.line,
+                                  column=repair.column, check=repair.check)
+        count += 1
+        yield doc
+    if count == 0:
+        raise FormatError("the file holds no document; is it empty or in another format? "
+                          "(pass --lenient to read it as none)", file=display_name(file),
+                          line=1, check="file.no-documents")
 
 
 # ---------------------------------------------------------------------------- writing

@@ -142,7 +142,11 @@ def read_stream(stream: BinaryIO, file: str) -> Iterator[Document]:
     stem = os.path.splitext(stem)[0] or stem
     state = _FileState(file, stem)
     builder: _DocumentBuilder | None = None
-    for number, line in iter_lines(stream, file):
+    ended = True  # the last line read ended with a line end
+    for number, line in iter_lines(stream, file, keep_ends=True):
+        ended = line[-1:] == "\n"
+        if ended:
+            line = line[:-1]
         first = line[:1]
         if first == "#":
             found = COLUMNS_RE.match(line)
@@ -172,6 +176,8 @@ def read_stream(stream: BinaryIO, file: str) -> Iterator[Document]:
             builder = _DocumentBuilder(state, number, None)
         builder.token_line(number, line)
     if builder is not None:
+        if not ended:
+            builder.check_cut_off(number)
         yield builder.finish(None)
 
 
@@ -283,6 +289,9 @@ class _DocumentBuilder:
         self.tab_lines = 0
         self.space_lines = 0
         self.short_lines = 0
+        self.last_token_line, self.last_token_fields = 0, 0
+        self.no_identity = 0                  # token lines that end before IDENTITY
+        self.no_identity_line: int | None = None
         self.extra_values = 0
         if self.missing_newdoc is not None:
             self.repair("ua.missing-newdoc", line,
@@ -361,6 +370,19 @@ class _DocumentBuilder:
         self.sentence_line = None
 
     # ------------------------------------------------------------------ token lines
+    def check_cut_off(self, number: int) -> None:
+        """The file ends inside line ``number``: say so if it is a token line that lacks fields.
+
+        A last line without its line end is common and harmless; a last token line that also
+        lacks declared columns is a file cut off in the middle of a line (a truncated copy or
+        download), which the UA scorers read without a word.
+        """
+        if self.last_token_line == number and self.last_token_fields < self.state.width:
+            self.repair("ua.truncated", number,
+                        f"the file ends in the middle of this token line ({self.last_token_fields} "
+                        f"of {self.state.width} fields, no line end): the file looks cut off; "
+                        "read what is there")
+
     def token_line(self, number: int, line: str) -> None:
         state = self.state
         if "\t" in line:
@@ -370,6 +392,7 @@ class _DocumentBuilder:
             fields = line.split()
             self.space_lines += 1
         n = len(fields)
+        self.last_token_line, self.last_token_fields = number, n
         if n > state.width:
             raise self.error(
                 f"{n} fields but global.columns names {state.width} columns "
@@ -378,6 +401,10 @@ class _DocumentBuilder:
                 number, "ua.too-many-fields", _field_column(line, state.width))
         if n < state.width:
             self.short_lines += 1  # accepted: missing trailing fields are '_' (§6)
+            if n <= state.names.index(IDENTITY_COLUMN):  # ... but not the IDENTITY column
+                self.no_identity += 1
+                if self.no_identity_line is None:
+                    self.no_identity_line = number
         index = state.index
         tid = fields[0]
         if tid == "0":
@@ -649,6 +676,13 @@ class _DocumentBuilder:
             self.repair("ua.space-separated", doc.line,
                         f"{self.space_lines} token lines are aligned with spaces, not TABs; read "
                         "by runs of spaces (a field can hold no space)")
+        if self.no_identity:
+            # the UA scorers read such lines without markables and score 0.00 without a word
+            where = self.state.names.index(IDENTITY_COLUMN) + 1
+            self.repair("ua.missing-identity", self.no_identity_line,
+                        f"{self.no_identity} token lines end before the IDENTITY column (column "
+                        f"{where} of {self.state.width}); read without markables. Is the file "
+                        "truncated, or are its columns other than global.columns says?")
         if self.short_lines:
             self.repair("ua.missing-columns", doc.line,
                         f"{self.short_lines} token lines have fewer fields than the declared "

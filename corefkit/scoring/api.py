@@ -367,7 +367,7 @@ def score(
                               "response is not in the key", file=dm.file, check="score.misaligned")
         warnings.append(f"document {dm.name} is only in the response; ignored")
     if count == 0:
-        raise UsageError(f"the key {_source_name(key)} holds no document")
+        raise FormatError(f"the key {_source_name(key)} holds no document", check="file.no-documents")
     for m in needed + [m for m in (*COREFUD_METRICS, *UA_EXTRA_METRICS) if m in names]:
         if m == "bridging":
             from corefkit.scoring.ua import BridgingCounts

@@ -45,6 +45,18 @@ class Check:
     explanation: str
     format: str | None = None
     origin: str = "validator"
+    # a reader's repair of malformed input, refused unless the user passes --lenient; by
+    # default the errors of level 1 (the file cannot be read as it is). Broken conventions
+    # (level 2: an etype CorefUD does not list) are warnings when reading: the official
+    # scorers read such files, and their own test suites hold them.
+    malformed: bool | None = None
+
+    @property
+    def refused(self) -> bool:
+        """True if readers refuse this incident by default (strict reading)."""
+        if self.malformed is not None:
+            return self.malformed
+        return self.severity == ERROR and self.level == 1
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:

@@ -46,13 +46,20 @@ FORBIDDEN_ID_RE = re.compile(r"[-=|\s()\[\]<>,:]")
 ID_FIELDS = ("eid", "GRP")
 
 
-def _reader(check: str, level: int, severity: str, explanation: str) -> Check:
-    return Check("corefud." + check, level, severity, explanation, FORMAT, "reader")
+def _reader(check: str, level: int, severity: str, explanation: str,
+            malformed: bool | None = None) -> Check:
+    return Check("corefud." + check, level, severity, explanation, FORMAT, "reader", malformed)
 
 
 register(
     # rejections
     _reader("bad-columns", 1, ERROR, "a token line without exactly 10 TAB-separated fields"),
+    _reader("invalid-word-id", 1, ERROR,
+            "a token id that is no word id (1, 2, ...), range (4-5) or empty node id (3.1) "
+            "(the UD validator's invalid-word-id)"),
+    _reader("word-id-sequence", 1, ERROR,
+            "word ids that do not run 1, 2, 3, ... through a sentence, or an empty node N.M "
+            "out of place (the UD validator's word-id-sequence)"),
     _reader("bad-id", 1, ERROR, "a multiword-token id that is not a range N-M with M >= N"),
     _reader("bad-mwt", 1, ERROR, "a multiword-token line not followed by its words"),
     _reader("entity-mwt", 1, ERROR,
@@ -111,13 +118,15 @@ register(
     _reader("entity-across-newdoc", 3, ERROR,
             "an eid used again after a later '# newdoc'; eids are unique per file"),
     _reader("splitante-unknown-entity", 3, ERROR,
-            "SplitAnte names an entity with no mention in the document (relation dropped)"),
+            "SplitAnte names an entity with no mention in the document (relation dropped)",
+            malformed=True),
     _reader("misplaced-splitante-statement", 3, ERROR,
             "SplitAnte on a node where no mention of the set entity starts"),
     _reader("only-one-split-antecedent", 3, ERROR,
             "a split-antecedent set with one member; CorefUD requires at least two"),
     _reader("bridge-unknown-entity", 3, ERROR,
-            "Bridge names an entity with no mention in the document (relation dropped)"),
+            "Bridge names an entity with no mention in the document (relation dropped)",
+            malformed=True),
     _reader("misplaced-bridge-statement", 3, ERROR,
             "Bridge on a node where no mention of the anaphor entity starts"),
     _reader("repeated-bridge-relation", 3, ERROR, "the same bridging relation stated twice"),

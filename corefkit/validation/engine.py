@@ -44,7 +44,7 @@ register(
     Check(UNREADABLE, 1, ERROR, "the file cannot be opened or read"),
     Check(UNKNOWN_FORMAT, 1, ERROR,
           "the file is in no format corefkit recognises; pass --from if it is one"),
-    Check(NO_DOCUMENTS, 1, WARNING, "the file holds no document (it is empty, or holds only "
+    Check(NO_DOCUMENTS, 1, ERROR, "the file holds no document (it is empty, or holds only "
           "comments and blank lines)"),
     Check(INVALID_UTF8, 1, ERROR, "the file is not valid UTF-8 (the message gives the byte "
           "offset); convert it to UTF-8", origin="reader"),
@@ -214,7 +214,8 @@ class Run:
         """Findings of one file read as format ``fmt``."""
         plugin = plugin_for(fmt)
         spec = get(fmt)
-        options = {"lenient": True} if "lenient" in spec.read_options else {}
+        # validate reports every incident: nothing is refused before the checks see it
+        options: dict[str, Any] = {"lenient": True}
         options.update(self.read_options)
         shown = display_name(file)
         checks: list[FileChecks] = [ModelChecks(shown, plugin)]
@@ -256,8 +257,9 @@ class Run:
                 if found is not None:
                     late.append(found)
         if count == 0:
-            found = self.make_finding(Incident(NO_DOCUMENTS, "the file holds no document"),
-                                  plugin, None, shown)
+            found = self.make_finding(Incident(NO_DOCUMENTS, "the file holds no document; is "
+                                               "it empty, or in another format?", 1),
+                                      plugin, None, shown)
             if found is not None:
                 late.append(found)
         yield from self.emit(late)

@@ -16,8 +16,9 @@ from corefkit.validation.plugins import FormatPlugin
 FORMAT = "mmax2"
 
 
-def _reader(check: str, level: int, severity: str, explanation: str) -> Check:
-    return Check("mmax2." + check, level, severity, explanation, FORMAT, "reader")
+def _reader(check: str, level: int, severity: str, explanation: str,
+            malformed: bool | None = None) -> Check:
+    return Check("mmax2." + check, level, severity, explanation, FORMAT, "reader", malformed)
 
 
 register(
@@ -40,7 +41,8 @@ register(
     _reader("bad-span", 2, ERROR,
             "a markable without a span, with a range that ends before it starts, or over words "
             "the words file does not have"),
-    _reader("dangling-pointer", 3, ERROR, "a pointer attribute naming a markable that does not exist"),
+    _reader("dangling-pointer", 3, ERROR, "a pointer attribute naming a markable that does not exist",
+            malformed=True),
     # repairs
     _reader("assumed-paths", 2, WARNING,
             "no common_paths.xml: Basedata/ and Markables/ beside the project were assumed"),

@@ -34,6 +34,8 @@ READER_ATTRIBUTES = frozenset({"markable_id", "semtype", "reference"})
 
 
 def _reader(check: str, level: int, severity: str, explanation: str) -> Check:
+    # ElementOf or an anchor naming nothing is read with a warning, not refused: the UA scorer
+    # scores such files (system responses have them)
     return Check("ua." + check, level, severity, explanation, FORMAT, "reader")
 
 
@@ -70,6 +72,12 @@ register(
     _reader("mixed-separators", 2, WARNING, "TAB-separated and space-aligned lines in one document"),
     _reader("space-separated", 2, WARNING,
             "token lines aligned with spaces instead of TABs (CODI-CRAC files do this)"),
+    _reader("missing-identity", 1, ERROR,
+            "token lines that end before the IDENTITY column (a truncated file, or columns "
+            "other than global.columns declares): read without markables, they score 0.00"),
+    _reader("truncated", 1, ERROR,
+            "the file ends in the middle of a token line that lacks declared columns: a file cut "
+            "off (truncated copy or download)"),
     _reader("missing-columns", 2, WARNING,
             "token lines with fewer fields than the declared columns (read as '_')"),
     _reader("extra-columns", 2, WARNING, "values in columns CoNLL-UA does not define"),

@@ -270,7 +270,8 @@ def conllu(*rows: str, header: str = HEADER) -> bytes:
 def test_head_index_counts_empty_nodes():
     """formats/corefud.md §3: nodes 5, 5.1, 6, 7 — head 3 is node 6, head 2 the empty node."""
     for head, form in (("3", "w6"), ("2", "w5.1")):
-        (doc,) = read_bytes(conllu("4", f"5 Entity=(e1-x-{head}-", "5.1", "6", "7 Entity=e1)"))
+        (doc,) = read_bytes(conllu("1", "2", "3", "4", f"5 Entity=(e1-x-{head}-", "5.1", "6",
+                                   "7 Entity=e1)"))
         (mention,) = doc.mentions
         assert [doc.tokens[t].form for t in mention.tokens] == ["w5", "w5.1", "w6", "w7"]
         assert doc.tokens[mention.head].form == form

@@ -29,6 +29,10 @@ TOGETHER = {
     # a statement on a node without Entity is, by definition, on a node where no mention starts
     "corefud/bridge-without-entity.conllu": {"corefud.misplaced-bridge-statement"},
     "corefud/splitante-without-entity.conllu": {"corefud.misplaced-splitante-statement"},
+    # a line without the IDENTITY column is a line with fewer fields than declared
+    "ua/missing-identity.conllua": {"ua.missing-columns"},
+    # a line cut off is a line with fewer fields than declared
+    "ua/truncated.conllua": {"ua.missing-columns"},
     # a pointer can only point to a skipped markable if some markable was bad
     "mmax2/pointer-to-skipped": {"mmax2.bad-span"},
 }
