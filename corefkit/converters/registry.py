@@ -1,14 +1,15 @@
 """The format registry: names, capabilities, detection, and the read/write entry points.
 
-Each format is a module with ``sniff(head) -> bool``, ``read_stream(stream, file, **options)``
-(an iterator of documents) and ``write_stream(documents, out, report, **options)``. The
-registry imports a module only when its format is used, expands directories and globs,
-detects formats (formats/README.md, "Detecting the format"), checks options, records loss
-reports and makes every write atomic.
+Each format is a package ``corefkit/converters/<format>/`` (see :mod:`corefkit.converters.base`):
+its ``spec.py`` is read here for every format (names, patterns, detection, options), its
+reader and writer modules only when the format is used. The registry expands directories and
+globs, detects formats (formats/README.md, "Detecting the format"), routes each reader and
+writer option to the formats that declare it, refuses malformed input unless asked to be
+lenient, records loss reports and makes every write atomic.
 
 A format whose documents are several files (MMAX2 projects) sets ``reads_paths`` and/or
-``writes_directory``: its module then provides ``read_path(path, file, **options)`` (``path``
-is a project file; a directory stands for every project under it) and
+``writes_directory``: its reader then provides ``read_path(path, file, **options)`` (``path``
+is a project file; a directory stands for every project under it) and its writer
 ``write_path(documents, directory, report, **options)``, which fills a temporary directory
 that is renamed into place when the whole write succeeded.
 """
@@ -20,10 +21,9 @@ import glob
 import importlib
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
+from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
 from corefkit.converters.io import (
     atomic_directory_output,
     atomic_text_output,
@@ -43,30 +43,8 @@ from corefkit.model import Document
 
 SNIFF_BYTES = 64 * 1024
 
-
-@dataclass(frozen=True)
-class FormatSpec:
-    """What the registry knows about a format without importing its module."""
-
-    name: str
-    aliases: tuple[str, ...]
-    description: str
-    patterns: tuple[str, ...]          # file-name patterns (fnmatch, case-insensitive)
-    capabilities: frozenset[str]
-    module: str
-    read_options: frozenset[str]
-    write_options: frozenset[str]
-    sniff_priority: int                 # lower is tried first
-    stream: bool = True                 # a single text stream: "-" works for it
-    reads_paths: bool = False           # read_path(project file) instead of read_stream
-    writes_directory: bool = False      # write_path(directory) instead of write_stream
-    # capabilities held only in part: feature -> what of it the writer cannot write (its
-    # module's partial_losses() reports the cases a document has)
-    partial: tuple[tuple[str, str], ...] = ()
-
-    def load(self) -> ModuleType:
-        return importlib.import_module(self.module)
-
+# the format packages under corefkit/converters, each with a spec.py
+FORMAT_PACKAGES = ("conll2012", "lcc", "corefud", "ua_exploded", "mmax2")
 
 FORMATS: dict[str, FormatSpec] = {}
 ALIASES: dict[str, str] = {}
@@ -78,106 +56,8 @@ def register(spec: FormatSpec) -> None:
         ALIASES[alias.lower()] = spec.name
 
 
-register(FormatSpec(
-    name="conll2012",
-    aliases=("conll", "conll-2012"),
-    description="CoNLL-2012 / OntoNotes coreference column (LitBank, GUM and OntoGUM dialects)",
-    patterns=("*.conll", "*_conll", "*.key", "*.response", "*.gold_conll", "*.v4_*conll"),
-    capabilities=frozenset({"singletons", "cross_sentence", "parts"}),
-    module="corefkit.converters.conll2012",
-    read_options=frozenset({"parse_gum_ids"}),
-    write_options=frozenset({"layout", "keep_ids", "discontinuous"}),
-    sniff_priority=50,
-))
-
-register(FormatSpec(
-    name="lcc",
-    aliases=("nkas", "lcc-json"),
-    description="Lithuanian coreference annotator JSON (*.nkas.json): character offsets, typed "
-                "links, group links; --layer manualCoreferences@1 (gold, default) or @2",
-    patterns=("*.nkas.json",),
-    capabilities=frozenset({"singletons", "crossing_same_entity", "cross_sentence",
-                            "split_antecedents", "discourse_deixis", "mention_attributes",
-                            "metadata"}),
-    partial=(("singletons", "only with a type code or as a group member"),
-             ("split_antecedents", "sets of two or more members with mentions"),
-             ("discourse_deixis", "chains of two or more mentions"),
-             ("mention_attributes", "the type code only"),
-             ("metadata", "LCC's document fields only")),
-    module="corefkit.converters.lcc",
-    read_options=frozenset({"layer", "adverbial_as_identity", "lenient"}),
-    write_options=frozenset({"layer", "ranking"}),
-    sniff_priority=10,
-))
-
-register(FormatSpec(
-    name="corefud",
-    aliases=("ua-compact", "conllu", "conll-u"),
-    description="CoNLL-U with Entity/SplitAnte/Bridge in MISC (CorefUD 1.x; UA compact as in GUM)",
-    patterns=("*.conllu",),
-    capabilities=frozenset({"singletons", "discontinuous", "zeros", "empty_nodes",
-                            "cross_sentence", "heads", "min_spans", "split_antecedents",
-                            "bridging", "mention_attributes", "entity_attributes", "metadata",
-                            "speakers", "parts"}),
-    partial=(("heads", "with a declaration that has a head field"),
-             ("min_spans", "with a declaration that has a minspan field"),
-             ("cross_sentence", "in the ua-compact profile only"),
-             ("split_antecedents", "sets of two or more members"),
-             ("bridging", "the anchor entity, not the anchor mention; relations as [a-z]+ in "
-                          "the corefud profile")),
-    module="corefkit.converters.corefud",
-    read_options=frozenset({"entity_fields"}),
-    write_options=frozenset({"profile", "keep_min"}),
-    sniff_priority=40,
-))
-
-register(FormatSpec(
-    name="ua-exploded",
-    aliases=("ua", "conllua", "conll-ua"),
-    description="CoNLL-UA exploded: CoNLL-U Plus with IDENTITY / BRIDGING / DISCOURSE_DEIXIS "
-                "columns (Universal Anaphora, CODI-CRAC); --allow-zeros, --allow-id-closers "
-                "(UA scorer 2.0 extensions), --align-spaces",
-    patterns=("*.CONLLUA", "*.conllua", "*.ua"),
-    capabilities=frozenset({"singletons", "discontinuous", "zeros", "empty_nodes",
-                            "crossing_same_entity", "cross_sentence", "heads", "min_spans",
-                            "split_antecedents",
-                            "bridging", "discourse_deixis", "non_referring", "unlinked_mentions",
-                            "mention_attributes", "speakers", "parts"}),
-    partial=(("zeros", "with --allow-zeros (UA scorer 2.0 ids)"),
-             ("crossing_same_entity", "with --allow-id-closers (UA scorer 2.0)"),
-             ("heads", "as Min, where the markable has no min span"),
-             ("min_spans", "one range: gapped min spans become their hull"),
-             ("unlinked_mentions", "as bridging anaphors or NOM_SEM markables"),
-             ("bridging", "one anchor per markable")),
-    module="corefkit.converters.ua_exploded",
-    read_options=frozenset(),
-    write_options=frozenset({"allow_zeros", "allow_id_closers", "align_spaces"}),
-    sniff_priority=30,  # before corefud (a UA file's token lines can look like CoNLL-U)
-))
-
-register(FormatSpec(
-    name="mmax2",
-    aliases=("mmax",),
-    description="MMAX2 stand-off XML projects (*.mmax + Basedata/, Markables/, Schemes/); "
-                "coreference levels and attributes from a level map (--mmax-map)",
-    patterns=("*.mmax",),
-    capabilities=frozenset({"singletons", "discontinuous", "crossing_same_entity",
-                            "cross_sentence", "min_spans", "split_antecedents", "bridging",
-                            "discourse_deixis", "non_referring", "mention_attributes",
-                            "opaque_levels", "parts"}),
-    partial=(("bridging", "as far as the level map names them"),
-             ("split_antecedents", "as far as the level map names them"),
-             ("non_referring", "as far as the level map names them"),
-             ("discourse_deixis", "as far as the level map names them"),
-             ("min_spans", "as far as the level map names them")),
-    module="corefkit.converters.mmax2",
-    read_options=frozenset({"level_map", "common_paths", "lenient"}),
-    write_options=frozenset({"level_map", "heads"}),
-    sniff_priority=20,
-    stream=False,
-    reads_paths=True,
-    writes_directory=True,
-))
+for _package in FORMAT_PACKAGES:
+    register(importlib.import_module(f"corefkit.converters.{_package}.spec").SPEC)
 
 
 def get(name: str) -> FormatSpec:
@@ -201,11 +81,8 @@ def _matches_patterns(spec: FormatSpec, path: str) -> bool:
 
 def sniff_text(head: str) -> str | None:
     """The format whose detector recognises ``head`` (the first 64 KB), or None."""
-    from corefkit.converters.sniffing import DETECTORS
-
     for spec in sorted(FORMATS.values(), key=lambda s: s.sniff_priority):
-        detect = DETECTORS.get(spec.name)
-        if (detect or spec.load().sniff)(head):  # a registered format without a detector here
+        if spec.sniff(head):
             return spec.name
     return None
 
@@ -286,14 +163,62 @@ def _projects_under(directory: str, wanted: FormatSpec | None) -> list[tuple[str
     return found
 
 
-def _check_options(spec: FormatSpec, options: dict[str, Any], allowed: frozenset[str],
-                   what: str) -> None:
-    unknown = sorted(set(options) - allowed)
-    if unknown:
-        can = ", ".join(sorted(allowed)) or "none"
-        raise UsageError(
-            f"the {spec.name} {what} has no option {', '.join(unknown)} (options: {can})"
-        )
+# ---------------------------------------------------------------------------- options
+def declared(spec: FormatSpec, side: str) -> tuple[Option, ...]:
+    """The options of a format's reader (``side`` "read") or writer ("write").
+
+    Every writer takes ``discontinuous``: the registry applies it for writers that do not choose
+    their mentions themselves, and it means nothing to formats that hold discontinuous mentions.
+    """
+    if side == "read":
+        return spec.read_options
+    if spec.write_option("discontinuous") is not None:
+        return spec.write_options
+    return (*spec.write_options, DISCONTINUOUS)
+
+
+def all_options(side: str) -> list[Option]:
+    """Every reader (or writer) option of every format, once per name, in registry order."""
+    seen: dict[str, Option] = {}
+    for spec in FORMATS.values():
+        for option in declared(spec, side):
+            seen.setdefault(option.name, option)
+    return list(seen.values())
+
+
+def formats_declaring(name: str, side: str) -> list[str]:
+    return [s.name for s in FORMATS.values() if any(o.name == name for o in declared(s, side))]
+
+
+def option_flag(name: str) -> str:
+    """How the command line spells a reader or writer option (``--mmax-map``)."""
+    for side in ("read", "write"):
+        for option in all_options(side):
+            if option.name == name:
+                return option.cli
+    return "--" + name.replace("_", "-")
+
+
+def refuse_undeclared(options: dict[str, Any], specs: Iterable[FormatSpec], side: str) -> None:
+    """A usage error for an option that none of ``specs`` declares on ``side``."""
+    specs = list(specs)
+    for name in options:
+        if any(o.name == name for spec in specs for o in declared(spec, side)):
+            continue
+        what = "input" if side == "read" else "output"
+        owners = formats_declaring(name, side)
+        have = ", ".join(sorted({s.name for s in specs})) or "none"
+        if owners:
+            raise UsageError(f"{option_flag(name)} applies to {' and '.join(owners)} {what} only; "
+                             f"the {what} here is {have}")
+        raise UsageError(f"no format's {'reader' if side == 'read' else 'writer'} has an option "
+                         f"{name!r}")
+
+
+def own_options(spec: FormatSpec, options: dict[str, Any], side: str) -> dict[str, Any]:
+    """The part of ``options`` that ``spec`` declares on ``side``."""
+    names = {o.name for o in declared(spec, side)}
+    return {k: v for k, v in options.items() if k in names}
 
 
 # ---------------------------------------------------------------------------- reading
@@ -301,7 +226,9 @@ def read(path: Any, format: str | None = None, *, lenient: bool = False,
          **options: Any) -> Iterator[Document]:
     """Documents from a file, directory, glob or ``-``, one at a time (streaming).
 
-    Strict by default: a repair of malformed input (a reader check that is refused, see
+    ``options`` are reader options; each goes to the formats that declare it, and one that no
+    format of the input declares is a usage error. Strict by default: a repair of malformed
+    input (a reader check that is refused, see
     :attr:`corefkit.validation.checks.Check.refused`) or a file without documents is a
     :class:`FormatError` naming file and line; ``lenient`` keeps the repairs (each is in the
     document's ``repairs``).
@@ -310,17 +237,20 @@ def read(path: Any, format: str | None = None, *, lenient: bool = False,
         for item in path:
             yield from read(item, format=format, lenient=lenient, **options)
         return
-    for file, fmt in expand_paths(path, format):
+    files = expand_paths(path, format)
+    refuse_undeclared(options, (get(fmt) for _, fmt in files), "read")
+    for file, fmt in files:
         spec = get(fmt)
-        _check_options(spec, options, spec.read_options, "reader")
-        module = spec.load()
-        own = {"lenient": lenient} if "lenient" in spec.read_options else {}
+        own = own_options(spec, options, "read")
+        if spec.lenient:
+            own["lenient"] = lenient
+        module = spec.reader()
         if spec.reads_paths:
-            docs = module.read_path(file, display_name(file), **options, **own)
+            docs = module.read_path(file, display_name(file), **own)
             yield from _strict(without_gc_pauses(docs), file, lenient)
             continue
         with open_binary(file) as handle:
-            docs = module.read_stream(handle, display_name(file), **options, **own)
+            docs = module.read_stream(handle, display_name(file), **own)
             yield from _strict(without_gc_pauses(docs), file, lenient)
 
 
@@ -381,13 +311,13 @@ def write(
     # mentions with loss.writable_tokens takes the option itself; any other gets documents
     # whose discontinuous mentions are already dropped or approximated. The option means
     # nothing to a format that holds them.
+    refuse_undeclared(options, [spec], "write")
     fallback = None
     if "discontinuous" in spec.capabilities:
         options.pop("discontinuous", None)
-    elif "discontinuous" not in spec.write_options:
+    elif spec.write_option("discontinuous") is None:
         fallback = options.pop("discontinuous", "drop")
-    _check_options(spec, options, spec.write_options, "writer")
-    module = spec.load()
+    module = spec.writer()
     report = ConversionReport()
 
     def checked(docs: Iterable[Document]) -> Iterator[Document]:

@@ -20,7 +20,7 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
-from corefkit.converters.corefud import (
+from corefkit.converters.corefud.reader import (
     COREF_KEYS,
     ETYPE_FIELDS,
     ID_FIELDS,

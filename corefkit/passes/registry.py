@@ -101,4 +101,4 @@ def _load_builtin_passes() -> None:
     from corefkit.passes import dominant, singletons, splits  # noqa: F401
     from corefkit.passes import nonref, plurals, same_span  # noqa: F401
     # the CorefUD encoding of UA's non-referring markables and DD layer lives with the format
-    from corefkit.converters import ua_exploded  # noqa: F401
+    from corefkit.converters.ua_exploded import reader  # noqa: F401

@@ -126,7 +126,7 @@ class Annotation:
 
 def annotations(doc: Document, ranking: str = "auto") -> list[Annotation]:
     """The annotations of a document, in document order (see the module docstring)."""
-    from corefkit.converters.lcc import LINKS, links
+    from corefkit.converters.lcc.reader import LINKS, links
     from corefkit.passes.dominant import FALLBACK, dominant_mentions, position
     from corefkit.passes.dominant import type_codes as _codes
 

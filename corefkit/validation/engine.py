@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from corefkit.converters.io import display_name
-from corefkit.converters.registry import expand_paths, get, guess_format, read
+from corefkit.converters.registry import expand_paths, get, guess_format, own_options, read
 from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
 from corefkit.model import Document
 from corefkit.validation.checks import (
@@ -213,10 +213,9 @@ class Run:
     def file(self, file: str, fmt: str, observer: Observer | None = None) -> Iterator[Finding]:
         """Findings of one file read as format ``fmt``."""
         plugin = plugin_for(fmt)
-        spec = get(fmt)
         # validate reports every incident: nothing is refused before the checks see it
-        options: dict[str, Any] = {"lenient": True}
-        options.update(self.read_options)
+        options: dict[str, Any] = {"lenient": True,
+                                   **own_options(get(fmt), self.read_options, "read")}
         shown = display_name(file)
         checks: list[FileChecks] = [ModelChecks(shown, plugin)]
         if plugin.file_checks is not None:

@@ -1,9 +1,10 @@
 """How a format plugs into the validator, and the helpers every check module shares.
 
-A format plugin is a module ``corefkit.validation.<name>`` that registers the checks of its
-format (the reader's repair and rejection ids plus checks of its own) and exposes ``PLUGIN``, a
-:class:`FormatPlugin`. Adding a format to the validator means writing that module and adding
-one line to :data:`PLUGIN_MODULES`; nothing else in the validator changes.
+A format plugin is the ``checks`` module of the format's package
+(``corefkit/converters/<format>/checks.py``): it registers the checks of its format (the
+reader's repair and rejection ids plus checks of its own) and exposes ``PLUGIN``, a
+:class:`FormatPlugin`. Adding a format to the validator means writing that module; nothing else
+in the validator changes.
 
 Checks report :class:`Incident` records; the engine turns them into located findings with the
 registry's level, severity and explanation.
@@ -18,15 +19,6 @@ from typing import NamedTuple
 
 from corefkit.converters.conllu_comments import SENT_ID_RE
 from corefkit.model import Document, Entity, Mention
-
-# format name (as in the converter registry) -> module holding its plugin
-PLUGIN_MODULES: dict[str, str] = {
-    "conll2012": "corefkit.validation.conll2012",
-    "corefud": "corefkit.validation.corefud",
-    "lcc": "corefkit.validation.lcc",
-    "mmax2": "corefkit.validation.mmax2",
-    "ua-exploded": "corefkit.validation.ua_exploded",
-}
 
 
 class Incident(NamedTuple):
@@ -96,10 +88,18 @@ def load_all() -> None:
     if _LOADED:
         return
     _LOADED = True
+    from corefkit.converters.registry import formats
+
     importlib.import_module("corefkit.validation.model")
     importlib.import_module("corefkit.validation.pair")
-    for name, module in PLUGIN_MODULES.items():
-        _PLUGINS[name] = importlib.import_module(module).PLUGIN
+    for spec in formats():
+        try:
+            module = spec.checks()
+        except ModuleNotFoundError as exc:  # a format without checks of its own
+            if exc.name != spec.package + ".checks":
+                raise
+            continue
+        _PLUGINS[spec.name] = module.PLUGIN
 
 
 def plugin_for(format: str | None) -> FormatPlugin:

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 import corefkit
-from corefkit.converters import conll2012
+from corefkit.converters.conll2012 import reader as conll2012
+from corefkit.converters.conll2012 import spec as conll2012_spec
+from corefkit.converters.conll2012 import writer as conll2012_writer
 from corefkit.converters.registry import SNIFF_BYTES, read, write
 from corefkit.errors import FormatError, LossError
 from corefkit.model import Document, Token
@@ -24,7 +26,7 @@ def read_text(text: str, name: str = "test.conll", **options) -> list[Document]:
 def write_text(docs, **options) -> str:
     out = io.StringIO()
     report = corefkit.converters.loss.ConversionReport()
-    conll2012.write_stream(docs, out, report, **options)
+    conll2012_writer.write_stream(docs, out, report, **options)
     return out.getvalue()
 
 
@@ -266,11 +268,11 @@ def test_plus_ids_become_split_antecedent_sets():
 def write_text_report(docs, **options):
     out = io.StringIO()
     report = corefkit.converters.loss.ConversionReport()
-    conll2012.write_stream(docs, out, report, **options)
+    conll2012_writer.write_stream(docs, out, report, **options)
     from corefkit.converters.loss import find_losses
     for doc in docs:
         report.losses.extend(find_losses(doc, corefkit.converters.registry.get("conll2012").capabilities,
-                                         conll2012.loss_actions()))
+                                         conll2012_writer.loss_actions()))
     return report
 
 
@@ -322,7 +324,7 @@ def test_form_whitespace_is_replaced():
     doc.add_sentence([Token("New York"), Token("")])
     out = io.StringIO()
     report = corefkit.converters.loss.ConversionReport()
-    conll2012.write_stream([doc], out, report)
+    conll2012_writer.write_stream([doc], out, report)
     assert "\tNew_York\t" in out.getvalue() and "\t_\t-" in out.getvalue()
     assert [r.check for r in report.repairs] == ["conll.form-whitespace"]
 
@@ -366,7 +368,7 @@ def test_shared_token_of_one_entity_is_written_and_warned():
     doc.add_span(1, 2, e)
     out = io.StringIO()
     report = corefkit.converters.loss.ConversionReport()
-    conll2012.write_stream([doc], out, report)
+    conll2012_writer.write_stream([doc], out, report)
     assert "\t0)|(0\n" in out.getvalue()
     assert [r.check for r in report.repairs] == ["conll.shared-token-same-entity"]
     [again] = read_text(out.getvalue())
@@ -380,7 +382,7 @@ def _conll_files() -> list[Path]:
         for name in sorted(names):
             path = Path(root) / name
             head = path.read_bytes()[:SNIFF_BYTES].decode("utf-8", errors="replace")
-            if conll2012.sniff(head):
+            if conll2012_spec.sniff(head):
                 files.append(path)
     for folder in ("gum/coref-gum-conll", "gum/coref-ontogum-conll", "litbank"):
         files += sorted((CORPORA / folder).glob("*.conll"))
@@ -426,7 +428,7 @@ def test_streaming_reads_one_document_at_a_time():
 
 
 def test_sniff():
-    assert conll2012.sniff("#begin document (x); part 000\n")
-    assert conll2012.sniff("# begin document GUM\n")
-    assert not conll2012.sniff("# newdoc id = x\n")
+    assert conll2012_spec.sniff("#begin document (x); part 000\n")
+    assert conll2012_spec.sniff("# begin document GUM\n")
+    assert not conll2012_spec.sniff("# newdoc id = x\n")
     assert re.match(conll2012.BEGIN_RE, "#begin document (x)")

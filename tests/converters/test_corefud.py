@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import corefkit
-from corefkit.converters import corefud
+from corefkit.converters.corefud import reader as corefud
+from corefkit.converters.corefud import spec as corefud_spec
 from corefkit.converters.loss import ConversionReport
 from corefkit.converters.registry import guess_format
 from corefkit.model import IDENTITY, Document
@@ -451,8 +452,8 @@ def test_cross_sentence_mentions_are_kept_on_read_and_dropped_in_the_corefud_pro
 def test_format_detection():
     assert guess_format(DEP[0]) == "corefud"
     assert guess_format(COREFUD_TESTS[0]) == "corefud"  # *.key / *.response names
-    assert corefud.sniff("1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1)\n")
-    assert not corefud.sniff("#begin document (x); part 000\nx\t0\t0\ta\t(1)\n")
+    assert corefud_spec.sniff("1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1)\n")
+    assert not corefud_spec.sniff("#begin document (x); part 000\nx\t0\t0\ta\t(1)\n")
 
 
 # ---------------------------------------------------------------------------- cross-format

@@ -13,7 +13,8 @@ import pytest
 
 import corefkit
 from corefkit.cli.main import main
-from corefkit.converters import lcc
+from corefkit.converters.lcc import reader as lcc
+from corefkit.converters.lcc import spec as lcc_spec
 from corefkit.converters.loss import ConversionReport, crossing_same_entity_mentions
 from corefkit.converters.registry import FORMATS, guess_format, read, write
 from corefkit.errors import FormatError, UsageError
@@ -280,8 +281,8 @@ def test_bad_layer_names(value):
 
 def test_detection():
     assert guess_format(str(FILES[0])) == "lcc"
-    assert lcc.sniff('\ufeff{\n    "id":1,\n    "annotationLayers":[') is True
-    assert lcc.sniff("#begin document (a); part 000") is False
+    assert lcc_spec.sniff('\ufeff{\n    "id":1,\n    "annotationLayers":[') is True
+    assert lcc_spec.sniff("#begin document (a); part 000") is False
 
 
 # ------------------------------------------------------------------ errors

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import corefkit
-from corefkit.converters import mmax2
+from corefkit.converters.mmax2 import reader as mmax2
+from corefkit.converters.mmax2 import spec as mmax2_spec
 from corefkit.converters.loss import features_present
 from corefkit.converters.registry import expand_paths, guess_format
 from corefkit.errors import FormatError, UsageError
@@ -69,8 +70,8 @@ def test_sniff_and_directory_expansion() -> None:
         *(f"{d}.mmax" for d in sorted(ACL_TABLE)), "002_htc_abn.mmax"]
     assert {fmt for _, fmt in found} == {"mmax2"}
     assert expand_paths(str(HTC), "mmax2") == [(str(HTC / "002_htc_abn.mmax"), "mmax2")]
-    assert mmax2.sniff('<?xml version="1.0"?>\n<mmax_project>\n') is True
-    assert mmax2.sniff("#begin document (x); part 000") is False
+    assert mmax2_spec.sniff('<?xml version="1.0"?>\n<mmax_project>\n') is True
+    assert mmax2_spec.sniff("#begin document (x); part 000") is False
 
 
 def test_standard_input_is_refused() -> None:

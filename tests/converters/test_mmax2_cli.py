@@ -10,7 +10,9 @@ import pytest
 
 import corefkit
 from corefkit.cli.main import main
-from corefkit.converters import conll2012
+from corefkit.converters.conll2012 import reader as conll2012
+from corefkit.converters.conll2012 import spec as conll2012_spec
+from corefkit.converters.conll2012 import writer as conll2012_writer
 from corefkit.converters.loss import ConversionReport
 from corefkit.model import IDENTITY, Document
 from tests.conftest import CORPORA, FIXTURES
@@ -101,12 +103,12 @@ def test_discontinuous_helper_in_the_conll_writer() -> None:
     doc.add_mention([1], entity)
 
     def cells(mode: str) -> dict:
-        return conll2012._cells(doc, ConversionReport(), False, mode)
+        return conll2012_writer._cells(doc, ConversionReport(), False, mode)
 
     assert cells("drop") == {1: ["(0)"]}
     assert cells("extent") == {0: ["(0"], 1: ["(0)"], 3: ["0)"]}
     assert cells("first") == {0: ["(0)"], 1: ["(0)"]}
-    assert conll2012.loss_actions(discontinuous="first")["discontinuous"].startswith("approx")
+    assert conll2012_writer.loss_actions(discontinuous="first")["discontinuous"].startswith("approx")
 
 
 def test_discontinuous_option_is_checked(tmp_path: Path,
@@ -216,25 +218,14 @@ def sniff(head: str) -> bool:
     return False
 
 
-def loss_actions(**options: object) -> dict[str, str]:
-    return {}
-
-
-def write_stream(documents, out, report, **options) -> None:  # noqa: ANN001
-    for doc in documents:
-        for mention in doc.sorted_mentions():
-            assert mention.is_contiguous  # what such a writer relies on
-            out.write(f"{doc.id} {mention.start} {mention.end}\n")
-
-
 def test_registry_approximates_for_writers_without_the_option(tmp_path: Path) -> None:
     from corefkit.converters import registry
     from corefkit.converters.loss import approximate_discontinuous
 
     spec = registry.FormatSpec(
         name="spans-test", aliases=(), description="test", patterns=("*.spans",),
-        capabilities=frozenset({"singletons"}), module=__name__,
-        read_options=frozenset(), write_options=frozenset(), sniff_priority=99)
+        capabilities=frozenset({"singletons"}), package="tests.converters.spans_format",
+        sniff=lambda head: False, sniff_priority=99)
     registry.register(spec)
     try:
         project = ACL / "C" / "C02-1016" / "C02-1016.mmax"

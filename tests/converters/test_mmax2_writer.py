@@ -13,7 +13,8 @@ import pytest
 from lxml import etree
 
 import corefkit
-from corefkit.converters import mmax2
+from corefkit.converters.mmax2 import reader as mmax2
+from corefkit.converters.mmax2 import spec as mmax2_spec
 from corefkit.converters.loss import ID_ATTRIBUTES
 from corefkit.errors import CorefkitError, UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Token

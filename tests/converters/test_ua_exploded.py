@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import corefkit
-from corefkit.converters import ua_exploded
+from corefkit.converters.ua_exploded import reader as ua_exploded
+from corefkit.converters.ua_exploded import spec as ua_exploded_spec
 from corefkit.converters.loss import ConversionReport
 from corefkit.cli.main import main
 from corefkit.converters.registry import get, guess_format, read, sniff_text, write
@@ -815,7 +816,8 @@ def test_registry_entry_and_sniffing(tmp_path):
     assert guess_format(str(PLURAL / "TC-PA-1.sys")) == "ua-exploded"
     report = corefkit.write(read(PLURAL / "TC-PA.key"), tmp_path / "out.conllua")
     assert report.documents == 1 and (tmp_path / "out.conllua").read_text().startswith(HEADER)
-    assert get("ua").write_options == {"allow_zeros", "allow_id_closers", "align_spaces"}
+    assert {o.name for o in get("ua").write_options} == {"allow_zeros", "allow_id_closers",
+                                                         "align_spaces"}
 
 
 def test_cli_convert_and_formats(tmp_path, capsys):

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from corefkit.cli.main import main
-from corefkit.converters import conll2012, lcc
+from corefkit.converters.conll2012 import reader as conll2012
+from corefkit.converters.lcc import reader as lcc
 from corefkit.converters.loss import ConversionReport
 from corefkit.converters.registry import read, write
 from corefkit.errors import UsageError

@@ -13,7 +13,7 @@ import pytest
 import corefkit
 from corefkit.cli.main import main
 from corefkit.converters.registry import read, write
-from corefkit.converters.lcc import layer_content, serialize
+from corefkit.converters.lcc.reader import layer_content, serialize
 from corefkit.errors import UsageError
 from corefkit.passes import get_pass
 from corefkit.scoring.dominant import (

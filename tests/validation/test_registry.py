@@ -8,7 +8,7 @@ import pytest
 
 from corefkit.converters.registry import formats, get
 from corefkit.validation import all_checks, get_check
-from corefkit.validation.plugins import PLUGIN_MODULES, plugin_for
+from corefkit.validation.plugins import plugin_for
 from tests.conftest import ROOT
 
 PREFIX = {"conll2012": "conll", "corefud": "corefud", "lcc": "lcc", "mmax2": "mmax2",
@@ -24,15 +24,17 @@ DYNAMIC = {
 
 def reader_ids(fmt: str) -> set[str]:
     """Literal check ids in the reading part of a converter (before its writing section)."""
-    module = get(fmt).module.rsplit(".", 1)[1]
-    source = (ROOT / "corefkit" / "converters" / f"{module}.py").read_text()
+    package = get(fmt).package.rsplit(".", 1)[1]
+    source = (ROOT / "corefkit" / "converters" / package / "reader.py").read_text()
     cut = re.search(r"^# =+ writing", source, re.M)
     reading = source[: cut.start()] if cut else source
     return set(re.findall(rf"[\"']((?:{PREFIX[fmt]}|text|split|file)\.[a-z0-9-]+)[\"']", reading))
 
 
 def test_every_registered_format_has_a_plugin():
-    assert {spec.name for spec in formats()} <= set(PLUGIN_MODULES)
+    for spec in formats():
+        assert plugin_for(spec.name).format == spec.name
+        assert spec.checks().PLUGIN is plugin_for(spec.name)
 
 
 @pytest.mark.parametrize("fmt", sorted(PREFIX))
@@ -53,7 +55,7 @@ def test_checks_are_well_formed():
             assert get(check.format).name == check.format
 
 
-@pytest.mark.parametrize("fmt", sorted(PLUGIN_MODULES))
+@pytest.mark.parametrize("fmt", sorted(PREFIX))
 def test_plugin_maps_name_registered_checks(fmt):
     plugin = plugin_for(fmt)
     for model_id, format_id in {**plugin.covered, **plugin.renamed}.items():

@@ -85,7 +85,7 @@ from corefkit.converters.conllu_comments import (
     restore_part,
     sentence_comments,
 )
-from corefkit.converters import sniffing
+
 from corefkit.converters.io import iter_lines
 from corefkit.converters.loss import (
     MAX_EXAMPLES,
@@ -132,7 +132,6 @@ BRIDGING_COLUMN = "BRIDGING"
 NOM_SEM_COLUMN = "NOM_SEM"
 
 
-sniff = sniffing.ua_exploded
 
 
 # ============================================================================ reading

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO
 
-from corefkit.converters import sniffing
+
 from corefkit.converters.loss import MAX_EXAMPLES, ConversionReport, LossRecord, describe_mention, \
     user_attributes
 from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
@@ -62,7 +62,6 @@ EMPTY_LIST_RE = re.compile(r'^( *)("(?:[^"\\]|\\.)*":)\[\](,?)$', re.MULTILINE)
 BOM = "\ufeff"
 
 
-sniff = sniffing.lcc
 
 
 def parse_layer(value: str | None) -> tuple[str, int]:

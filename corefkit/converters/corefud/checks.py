@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from corefkit.converters.corefud import CHUNK_RE  # the reader's own chunk pattern
+from corefkit.converters.corefud.reader import CHUNK_RE  # the reader's own chunk pattern
 from corefkit.model import IDENTITY, Document, Entity, Mention
 from corefkit.validation.checks import ERROR, WARNING, Check, register
 from corefkit.validation.plugins import (

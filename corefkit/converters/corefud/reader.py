@@ -35,7 +35,7 @@ from corefkit.converters.conllu_comments import (
     restore_part,
     sentence_comments,
 )
-from corefkit.converters import sniffing
+
 from corefkit.converters.io import iter_line_chunks
 from corefkit.converters.loss import (
     MAX_EXAMPLES,
@@ -74,7 +74,6 @@ PROFILES = ("auto", "corefud", "ua-compact")
 _ENCODE = {c: f"%{ord(c):02X}" for c in "%()-|,="}
 
 
-sniff = sniffing.corefud
 
 
 def profile_of(declaration: str | None) -> str:

@@ -33,7 +33,7 @@ from typing import Any
 
 from lxml import etree
 
-from corefkit.converters import sniffing
+
 from corefkit.converters.loss import (
     FEATURES,
     ID_ATTRIBUTES,
@@ -47,7 +47,7 @@ from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity, Mention
 
 NO_VALUE = frozenset({"", "empty"})
 MAP_FORMAT = "corefkit-mmax2-level-map/1"
-MAPS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+MAPS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
                         "schemas", "mmax2")
 DEFAULT_MAP = "generic"
 NOMINAL_TYPES = frozenset({"nominal_list", "nominal_button"})
@@ -62,7 +62,6 @@ XML_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 PROJECT_NAME_RE = re.compile(r"[^\w.-]")
 
 
-sniff = sniffing.mmax2
 
 
 # ============================================================================ level maps

@@ -1,0 +1,1 @@
+"""CoNLL-2012 / OntoNotes coreference column: ``spec``, ``reader``, ``writer``, ``checks``."""

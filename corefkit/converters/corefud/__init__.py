@@ -1,0 +1,1 @@
+"""CoNLL-U with CorefUD / UA-compact coreference: ``spec``, ``reader``, ``writer``, ``checks``."""

@@ -1,0 +1,1 @@
+from corefkit.converters.corefud.reader import loss_actions, partial_losses, write_stream  # noqa: F401  (split pending)

@@ -1,0 +1,1 @@
+"""Lithuanian LCC annotator JSON: ``spec``, ``reader``, ``writer``, ``checks``."""

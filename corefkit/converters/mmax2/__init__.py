@@ -1,0 +1,1 @@
+"""MMAX2 stand-off XML projects: ``spec``, ``reader``, ``writer``, ``checks``."""

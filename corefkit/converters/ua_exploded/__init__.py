@@ -1,0 +1,1 @@
+"""CoNLL-UA exploded (Universal Anaphora): ``spec``, ``reader``, ``writer``, ``checks``."""

@@ -1,0 +1,1 @@
+"""A format package made for a test: a writer without discontinuous mentions or options."""
