@@ -23,12 +23,18 @@ DYNAMIC = {
 
 
 def reader_ids(fmt: str) -> set[str]:
-    """Literal check ids in the reading part of a converter (before its writing section)."""
-    package = get(fmt).package.rsplit(".", 1)[1]
-    source = (ROOT / "corefkit" / "converters" / package / "reader.py").read_text()
-    cut = re.search(r"^# =+ writing", source, re.M)
-    reading = source[: cut.start()] if cut else source
-    return set(re.findall(rf"[\"']((?:{PREFIX[fmt]}|text|split|file)\.[a-z0-9-]+)[\"']", reading))
+    """Literal check ids in the reading modules of a format package (all but the writer, the
+    spec and the checks)."""
+    package = ROOT / "corefkit" / "converters" / get(fmt).package.rsplit(".", 1)[1]
+    found: set[str] = set()
+    for module in sorted(package.glob("*.py")):
+        if module.name in ("writer.py", "spec.py", "checks.py", "__init__.py"):
+            continue
+        source = module.read_text()
+        found |= set(re.findall(rf"[\"']((?:{PREFIX[fmt]}|text|split|file)\.[a-z0-9-]+)[\"']",
+                                source))
+    assert found, f"no check id found in {package}"
+    return found
 
 
 def test_every_registered_format_has_a_plugin():
