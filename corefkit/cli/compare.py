@@ -7,9 +7,11 @@ module imports click alone, so that ``corefkit --help`` stays fast.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
+from corefkit.cli.options import format_options, given, ignore_option, lenient_option, warn
 from corefkit.errors import UsageError
 
 
@@ -62,13 +64,17 @@ from corefkit.errors import UsageError
               help="CorefUD mention matching, as for corefkit score.")
 @click.option("--profile", default=None, metavar="NAME",
               help="Named scoring settings, as for corefkit score.")
+@format_options("read")
+@lenient_option
+@ignore_option
 @click.option("--quiet", "-q", is_flag=True, help="No warnings and no progress display.")
 def compare(keys: tuple[str, ...], responses: tuple[str, ...], labels: tuple[str, ...],
             metrics: str, by_type: str, type_rules: str | None, in_domain: str | None,
             gaps: tuple[tuple[str, str], ...], score: str, permutations: int, bootstrap: int,
             seed: int | None, alpha: float, output_format: str, plot: str | None,
             input_format: str | None, remove_singletons: bool | None, passes: tuple[str, ...],
-            match: str | None, profile: str | None, quiet: bool) -> None:
+            match: str | None, profile: str | None, lenient: bool, ignore: tuple[str, ...],
+            quiet: bool, **format_params: Any) -> None:
     """Compare systems across datasets: scores, per-type B³, generalization gaps (AGG, TGG;
     Porada et al. 2024, eq. 1-2), paired permutation tests and bootstrap intervals.
 
@@ -82,7 +88,6 @@ def compare(keys: tuple[str, ...], responses: tuple[str, ...], labels: tuple[str
     """
     import os
 
-    from corefkit.cli.main import _warn
     from corefkit.scoring.compare import SettingSpec
     from corefkit.scoring.compare import compare as run
 
@@ -97,7 +102,8 @@ def compare(keys: tuple[str, ...], responses: tuple[str, ...], labels: tuple[str
         return name.split(".")[0] or name
 
     names = labels or tuple(f"{stem(r)}@{stem(k)}" for k, r in zip(keys, responses))
-    options: dict[str, object] = {"passes": passes}
+    options: dict[str, object] = {"passes": passes, "lenient": lenient,
+                                  "read_options": given(format_params)}
     for name, value in (("format", input_format), ("remove_singletons", remove_singletons),
                         ("match", match), ("profile", profile)):
         if value is not None:
@@ -113,7 +119,7 @@ def compare(keys: tuple[str, ...], responses: tuple[str, ...], labels: tuple[str
                  alpha=alpha, score=score, score_options=options, progress=progress)
     if plot is not None:
         result.plot(plot)
-    _warn(result.warnings, quiet)
+    warn(result.warnings, quiet, ignore)
     if output_format == "json":
         import json
 

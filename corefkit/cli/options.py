@@ -1,5 +1,5 @@
-"""Command-line options every command shares, built once: format options from the format specs,
-the aggregated warning display and the progress display.
+"""What every command shares: format options from the format specs, ``--lenient`` and
+``--ignore``, the warning display grouped by check id, and the progress display.
 
 Reader and writer options are declared once, in each format's ``spec.py``
 (:class:`corefkit.converters.base.Option`); :func:`format_options` turns them into click options
@@ -10,12 +10,15 @@ typed. Where an option goes (which formats, which side) is decided by the regist
 
 from __future__ import annotations
 
+import fnmatch
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
+
+from corefkit.errors import Repair, location
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,7 +46,8 @@ def format_options(*kinds: str, sides: tuple[str, ...] = ("both",)) -> Callable[
             for option in reversed(list(options.values())):
                 plain = side == "both"
                 flag = option.cli if plain else f"--{side}-{option.cli[2:]}"
-                kwargs: dict[str, Any] = {"help": option.help + ("" if plain else f" ({side} only)")}
+                kwargs: dict[str, Any] = {
+                    "help": option.help if plain else f"{option.cli}, for the {side} only."}
                 if option.kind == "flag":
                     kwargs["is_flag"] = True
                     kwargs["default"] = None
@@ -70,3 +74,75 @@ def given(params: dict[str, Any], side: str = "both") -> dict[str, Any]:
         if value is not None and value is not False:
             chosen[param[len(prefix):]] = value
     return chosen
+
+
+def ignore_option(function: F) -> F:
+    """``--ignore CHECK-ID``: silence the warnings of a check (repeatable, comma lists, globs)."""
+    return click.option(
+        "--ignore", "ignore", multiple=True, metavar="CHECK-ID",
+        help="Do not show warnings of this check (an id such as ua.missing-columns, or a "
+             "pattern such as 'ua.*'; repeatable, or a comma list).")(function)
+
+
+def lenient_option(function: F) -> F:
+    return click.option(
+        "--lenient", is_flag=True,
+        help="Repair malformed input (each repair reported) instead of refusing it.")(function)
+
+
+def split_list(values: Iterable[str]) -> list[str]:
+    """``("a,b", "c")`` -> ``["a", "b", "c"]``."""
+    return [item.strip() for value in values for item in value.split(",") if item.strip()]
+
+
+def ignored(check: str, patterns: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(check, pattern) for pattern in patterns)
+
+
+def warn(records: Iterable[Repair], quiet: bool, ignore: Iterable[str] = ()) -> None:
+    """Show warnings on stderr, one group per check id in order of first appearance.
+
+    A check met once is shown whole; one met many times is shown once, followed by its count
+    and the next few places, so that a file with two thousand repairs gives a few lines and
+    the loss report after them stays in view.
+    """
+    if quiet:
+        return
+    patterns = split_list(ignore)
+    groups: dict[str, list[Repair]] = {}
+    for record in records:
+        if not ignored(record.check, patterns):
+            groups.setdefault(record.check, []).append(record)
+    for check, group in groups.items():
+        click.echo(f"corefkit: {group[0]}", err=True)
+        if len(group) > 1:
+            places = ", ".join(_place(r) for r in group[1:1 + MORE_PLACES])
+            more = " ..." if len(group) > 1 + MORE_PLACES else ""
+            click.echo(f"corefkit:   and {len(group) - 1} more {check} (at {places}{more}); "
+                       f"--ignore {check} hides them", err=True)
+
+
+MORE_PLACES = 3
+
+
+def _place(record: Repair) -> str:
+    where = location(record.file, record.line, record.column)
+    if record.document and (not where or record.line is None):
+        return f"{where} document {record.document}".strip()
+    return where or "-"
+
+
+@contextmanager
+def progress(label: str, quiet: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress display on stderr when it is a terminal; nothing in pipes or with --quiet."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"),
+                  TextColumn("{task.completed} documents"), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda n: bar.update(task, completed=n)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corefkit.converters.loss import ConversionReport
-from corefkit.errors import CorefkitError, UsageError
+from corefkit.errors import CorefkitError, Repair, UsageError
 from corefkit.model import Document
 
 # name endings to strip before adding the target format's extension (longest first)
@@ -34,7 +34,7 @@ class ConvertResult:
 
     report: ConversionReport
     written: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Repair] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,10 @@ def convert(
     input_format: str | None = None,
     output_format: str | None = None,
     passes: Sequence[str] = (),
+    options: dict[str, Any] | None = None,
     read_options: dict[str, Any] | None = None,
     write_options: dict[str, Any] | None = None,
+    lenient: bool = False,
     fail_on_loss: bool = False,
     same_format: bool = False,
     transform: Callable[[Iterable[Document]], Iterable[Document]] | None = None,
@@ -62,7 +64,13 @@ def convert(
 
     ``same_format`` writes in the input format when neither ``output_format`` nor the target's
     name says another (``normalize``). ``passes`` are normalization pass specs applied to every
-    document; ``fail_on_loss`` refuses to write what the target cannot hold.
+    document; ``fail_on_loss`` refuses to write what the target cannot hold; malformed input is
+    refused unless ``lenient`` (then each repair is in ``warnings``).
+
+    ``options`` are reader and writer options by name, as the command line gives them
+    (``layer``, ``level_map``, ``layout``, ...): each goes to the input formats whose reader
+    declares it and to the output format if its writer does, and one that neither declares is
+    a :class:`UsageError`. ``read_options`` and ``write_options`` go to one side only.
     """
     from corefkit.converters.registry import expand_paths, get
 
@@ -71,10 +79,12 @@ def convert(
     if output_format is not None:
         output_format = get(output_format).name
     jobs = _plan(source, target, inputs, input_format, output_format, same_format)
+    read_options, write_options = _route(options or {}, inputs, jobs, read_options or {},
+                                         write_options or {})
     result = ConvertResult(ConversionReport())
     for n, job in enumerate(jobs):
         try:
-            _run(job, passes, read_options or {}, write_options or {}, fail_on_loss,
+            _run(job, passes, read_options, write_options, lenient, fail_on_loss,
                  transform, result)
         except (CorefkitError, KeyboardInterrupt) as exc:
             if len(jobs) > 1 and result.written:
@@ -83,26 +93,66 @@ def convert(
     return result
 
 
+def _route(options: dict[str, Any], inputs: list[tuple[str, str]], jobs: list[_Job],
+           read_options: dict[str, Any], write_options: dict[str, Any]
+           ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split options given by name between the readers and the writer that declare them."""
+    from corefkit.converters.registry import (
+        declared,
+        formats_declaring,
+        get,
+        option_flag,
+        output_format,
+    )
+
+    if not options:
+        return read_options, write_options
+    readers = {get(fmt) for _, fmt in inputs}
+    writers = {output_format(job.target, job.output_format) for job in jobs}
+    reads, writes = dict(read_options), dict(write_options)
+    for name, value in options.items():
+        by_reader = any(o.name == name for spec in readers for o in declared(spec, "read"))
+        by_writer = any(o.name == name for spec in writers for o in declared(spec, "write"))
+        if by_reader:
+            reads[name] = value
+        if by_writer:
+            writes[name] = value
+        if not (by_reader or by_writer):
+            reading, writing = formats_declaring(name, "read"), formats_declaring(name, "write")
+            owners = [f"{fmt} input or output" if fmt in writing else f"{fmt} input"
+                      for fmt in reading]
+            owners += [f"{fmt} output" for fmt in writing if fmt not in reading]
+            here = (f"the input is {', '.join(sorted(s.name for s in readers))} and the output "
+                    f"{', '.join(sorted(s.name for s in writers))}")
+            raise UsageError(f"{option_flag(name)} applies to {' and '.join(owners)} only; "
+                             f"here {here}")
+    return reads, writes
+
+
 def _run(job: _Job, passes: Sequence[str], read_options: dict[str, Any],
-         write_options: dict[str, Any], fail_on_loss: bool,
+         write_options: dict[str, Any], lenient: bool, fail_on_loss: bool,
          transform: Callable[[Iterable[Document]], Iterable[Document]] | None,
          result: ConvertResult) -> None:
-    from corefkit.converters.registry import read, write
+    from corefkit.converters.registry import get, own_options, read, write
     from corefkit.passes import apply_passes
+
+    if job.input_format is not None:  # a file of a folder: the options of its own format
+        read_options = own_options(get(job.input_format), read_options, "read")
 
     def documents() -> Iterator[Document]:
         docs: Iterable[Document] = apply_passes(
-            read(job.source, format=job.input_format, **read_options), list(passes))
+            read(job.source, format=job.input_format, lenient=lenient, **read_options),
+            list(passes))
         if transform is not None:
             docs = transform(docs)
         for doc in docs:
-            result.warnings.extend(str(r) for r in doc.repairs)
+            result.warnings.extend(doc.repairs)
             yield doc
 
     report = write(documents(), job.target, format=job.output_format,
                    fail_on_loss=fail_on_loss, **write_options)
     result.report.merge(report)
-    result.warnings.extend(str(r) for r in report.repairs)
+    result.warnings.extend(report.repairs)
     if job.target != "-":
         result.written.append(job.target)
 

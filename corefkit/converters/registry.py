@@ -221,6 +221,29 @@ def own_options(spec: FormatSpec, options: dict[str, Any], side: str) -> dict[st
     return {k: v for k, v in options.items() if k in names}
 
 
+def route_read_options(options: dict[str, Any],
+                       sources: list[tuple[Any, str | None]]) -> list[dict[str, Any]]:
+    """Share reader ``options`` among several inputs (a key and a response): each input
+    ``(path, format)`` gets the options its formats declare. An option that no input declares
+    is a usage error; inputs that are documents in memory get none."""
+    if not options:
+        return [{} for _ in sources]
+    specs: list[list[FormatSpec]] = []
+    for source, format in sources:
+        paths = isinstance(source, (str, os.PathLike)) or (
+            isinstance(source, (list, tuple)) and all(isinstance(s, (str, os.PathLike))
+                                                      for s in source))
+        if not paths:
+            specs.append([])
+            continue
+        items = source if isinstance(source, (list, tuple)) else [source]
+        specs.append([get(fmt) for item in items for _, fmt in expand_paths(item, format)])
+    refuse_undeclared(options, [s for group in specs for s in group], "read")
+    return [{k: v for k, v in options.items()
+             if any(o.name == k for spec in group for o in spec.read_options)}
+            for group in specs]
+
+
 # ---------------------------------------------------------------------------- reading
 def read(path: Any, format: str | None = None, *, lenient: bool = False,
          **options: Any) -> Iterator[Document]:
@@ -286,7 +309,8 @@ def output_format(path: str, format: str | None) -> FormatSpec:
             # a directory format's pattern names its project files, not the output directory
             if not spec.writes_directory and _matches_patterns(spec, path):
                 return spec
-    raise UsageError(f"cannot tell the output format of {display_name(path)}; pass --to")
+    shown = "standard output" if os.fspath(path) == "-" else display_name(path)
+    raise UsageError(f"cannot tell the output format of {shown}; pass --to")
 
 
 def write(

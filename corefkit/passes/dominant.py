@@ -16,7 +16,8 @@ tokens are name tokens, for the ``partial`` test). Conditions are JSON objects:
 * ``{"head": T}``, ``{"any_token": T}``, ``{"all_tokens": T}`` with a token test
   ``T = {"field": F, "match": REGEX}``; F is ``form``, ``lemma``, ``upos``, ``xpos``, ``feats``,
   ``ner`` (named-entity class) or ``shape`` (the form with letters as ``X``/``x``, digits ``d``);
-* ``{"type": REGEX}``: one of the mention's LCC type codes (``mention.attrs["lcc_type"]``);
+* ``{"type": REGEX}``: one of the mention's LCC type codes (``mention.attrs["lcc_type"]``,
+  read with :func:`corefkit.model.typed_links.type_codes`);
 * ``{"partial": true}``: the mention's name tokens are a strict subset of another mention's
   of the same entity (*Grybauskaitė* in a chain with *Dalia Grybauskaitė*);
 * ``{"ellipsis": true}``: a zero mention or an LCC ellipsis anchor;
@@ -52,6 +53,7 @@ from corefkit.analysis.rules import (
 )
 from corefkit.errors import Repair, UsageError
 from corefkit.model import IDENTITY, Document, Entity, Mention
+from corefkit.model.typed_links import type_codes
 from corefkit.passes.registry import register_pass
 
 RANKINGS_DIR = Path(__file__).resolve().parent.parent / "schemas" / "dominant"
@@ -322,17 +324,6 @@ class _MentionView(MentionView):
                 word = token.lemma if ranking.name_key == "lemma" and token.lemma else token.form
                 words.add(word.lower())
         return frozenset(words)
-
-
-def type_codes(mention: Mention) -> list[str]:
-    """The LCC type codes a mention carries: ``attrs["lcc_type"]``, several joined by commas
-    (the referring expression of several links), or a list."""
-    value = mention.attrs.get("lcc_type")
-    if value is None or value == "":
-        return []
-    if isinstance(value, str):
-        return value.split(",")
-    return [str(v) for v in value]
 
 
 def mention_head(context: _DocumentContext, mention: Mention) -> int | None:

@@ -99,6 +99,4 @@ def apply_passes(documents: Iterable[Document], passes: Iterable[str]) -> Iterat
 def _load_builtin_passes() -> None:
     # The built-in passes register themselves on import.
     from corefkit.passes import dominant, singletons, splits  # noqa: F401
-    from corefkit.passes import nonref, plurals, same_span  # noqa: F401
-    # the CorefUD encoding of UA's non-referring markables and DD layer lives with the format
-    from corefkit.converters.ua_exploded import reader  # noqa: F401
+    from corefkit.passes import nonref, plurals, same_span, ua_compact  # noqa: F401

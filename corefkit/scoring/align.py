@@ -23,6 +23,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from corefkit.errors import Repair
 from corefkit.model import IDENTITY, Document, Mention
 from corefkit.scoring.partition import Partition
 
@@ -31,6 +32,11 @@ MatchKey = Hashable
 # mention-type predicates it satisfies, ...); the scorer builds one from the metrics asked for.
 Labeler = Callable[[Document, Mention], Any]
 
+
+
+def note(check: str, document: str, message: str) -> Repair:
+    """A warning about one document's scoring (check ids ``score.*``; ``--ignore`` silences)."""
+    return Repair(check, message, document=document, action="scored")
 
 def match_key(mention: Mention) -> MatchKey:
     """Exact-match key: the extent (first, last) of a contiguous mention, else its tokens."""
@@ -84,7 +90,7 @@ class AlignedDocument:
     mention_keys: list[MatchKey]                 # index -> match key
     key_repeats: int = 0
     response_repeats: int = 0
-    notes: list[str] = field(default_factory=list)
+    notes: list[Repair] = field(default_factory=list)  # warnings about this document
     # index -> label of the key / response mention there (when the scorer asked for labels)
     key_labels: dict[int, Any] = field(default_factory=dict)
     response_labels: dict[int, Any] = field(default_factory=dict)
@@ -139,17 +145,21 @@ def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> Ali
             response_clusters.append(members)
     notes = []
     if key_repeats:
-        notes.append(f"{key.name}: {key_repeats} repeated key mentions ignored "
-                     "(the same extent in two key entities)")
+        notes.append(note("score.repeated-key-mentions", key.name,
+                          f"{key_repeats} repeated key mentions ignored (the same extent in two "
+                          "key entities)"))
     if response_repeats:
-        notes.append(f"{key.name}: {response_repeats} repeated response mentions removed "
-                     "(a key extent in two response entities; reference-scorer rule)")
+        notes.append(note("score.repeated-response-mentions", key.name,
+                          f"{response_repeats} repeated response mentions removed (a key extent "
+                          "in two response entities; reference-scorer rule)"))
     if duplicates:
-        notes.append(f"{key.name}: {len(duplicates)} repeated response mentions of extents the "
-                     "key lacks kept in each entity (reference-scorer rule)")
+        notes.append(note("score.repeated-response-mentions", key.name,
+                          f"{len(duplicates)} repeated response mentions of extents the key "
+                          "lacks kept in each entity (reference-scorer rule)"))
     if response is not None and response.n_tokens != key.n_tokens:
-        notes.append(f"{key.name}: the key has {key.n_tokens} tokens, the response "
-                     f"{response.n_tokens}; mentions are matched by token position")
+        notes.append(note("score.token-count", key.name,
+                          f"the key has {key.n_tokens} tokens, the response {response.n_tokens}; "
+                          "mentions are matched by token position"))
     return AlignedDocument(
         key.name,
         Partition.from_clusters(key_clusters, check=False),

@@ -6,9 +6,9 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from corefkit.errors import FormatError, UsageError
+from corefkit.errors import FormatError, Repair, UsageError
 from corefkit.model import Document
-from corefkit.scoring.align import DocumentMentions, align_exact, document_mentions
+from corefkit.scoring.align import DocumentMentions, align_exact, document_mentions, note
 from corefkit.scoring.metrics import (
     CONLL_COMPONENTS,
     DEFAULT_METRICS,
@@ -156,7 +156,8 @@ def _source_name(source: Any) -> str:
     return "<documents>"
 
 
-def _documents(source: Any, format: str | None, read_options: dict[str, Any]) -> Iterable[Document]:
+def _documents(source: Any, format: str | None, read_options: dict[str, Any],
+               lenient: bool = False) -> Iterable[Document]:
     if isinstance(source, Document):
         return [source]
     if isinstance(source, (str, os.PathLike)) or (
@@ -165,7 +166,7 @@ def _documents(source: Any, format: str | None, read_options: dict[str, Any]) ->
     ):
         from corefkit.converters.registry import read
 
-        return read(source, format=format, **read_options)
+        return read(source, format=format, lenient=lenient, **read_options)
     return source
 
 
@@ -196,6 +197,7 @@ def score(
     discourse_deixis: bool = False,
     lea_split_importance: Any = None,
     explain: bool = False,
+    lenient: bool = False,
 ) -> ScoreReport:
     """Score ``response`` against ``key``.
 
@@ -204,7 +206,8 @@ def score(
     response lacks count as entirely missed, response documents the key lacks are ignored,
     both with a warning. ``passes`` (names as for ``corefkit normalize``) are applied to both
     sides first; ``remove_singletons`` adds the ``remove-singletons`` pass.
-    ``progress`` is called with the number of documents scored so far.
+    ``progress`` is called with the number of documents scored so far. Malformed input is
+    refused (:func:`corefkit.read`) unless ``lenient``.
     ``key_read_options`` / ``response_read_options`` add reader options for one side (the
     same LCC file read as key with ``layer=manualCoreferences@1`` and as response with ``@2``);
     ``dominant_options`` (``coefficients``, ``scheme``, ``ranking``) configure the ``dominant``
@@ -286,8 +289,11 @@ def score(
               if m in names or m == "mentions" or (m in CONLL_COMPONENTS and "conll" in names)]
     all_passes = list(passes) + (["remove-singletons"] if remove_singletons and scorer is None
                                  else [])
-    read_options = read_options or {}
-    warnings: list[str] = list(getattr(scorer, "warnings", lambda: [])())
+    from corefkit.converters.registry import route_read_options
+
+    key_shared, response_shared = route_read_options(
+        read_options or {}, [(key, key_format or format), (response, response_format or format)])
+    warnings: list[Repair] = list(getattr(scorer, "warnings", lambda: [])())
 
     dominant = None
     if DOMINANT in names:
@@ -301,10 +307,10 @@ def score(
     labeler = combined_labeler(labelled, labelled_options)
 
     def reduced(source: Any, fmt: str | None,
-                side_options: dict[str, Any] | None) -> Iterable[tuple[DocumentMentions, Any]]:
-        docs = _documents(source, fmt or format, {**read_options, **(side_options or {})})
+                side_options: dict[str, Any]) -> Iterable[tuple[DocumentMentions, Any]]:
+        docs = _documents(source, fmt or format, side_options, lenient)
         for doc in apply_passes(docs, all_passes):
-            warnings.extend(str(r) for r in doc.repairs if not r.check.startswith("pass."))
+            warnings.extend(r for r in doc.repairs if not r.check.startswith("pass."))
             # the dominant family needs typed links and dominant mentions, not only chains
             links = dominant_annotations(doc, dominant.ranking) if dominant is not None else None
             reduced_doc = (scorer.reduce(doc, labeler) if scorer is not None
@@ -313,7 +319,8 @@ def score(
 
     responses: dict[tuple[tuple[str, str], int], tuple[DocumentMentions, Any]] = {}
     seen: dict[tuple[str, str], int] = {}
-    for dm, links in reduced(response, response_format, response_read_options):
+    for dm, links in reduced(response, response_format,
+                             {**response_shared, **(response_read_options or {})}):
         n = seen.get(dm.pair_key, 0)
         seen[dm.pair_key] = n + 1
         responses[(dm.pair_key, n)] = (dm, links)
@@ -322,7 +329,7 @@ def score(
     documents: list[DocumentResult] = []
     key_seen: dict[tuple[str, str], int] = {}
     response_repeats = key_repeats = count = 0
-    for dm, key_links in reduced(key, key_format, key_read_options):
+    for dm, key_links in reduced(key, key_format, {**key_shared, **(key_read_options or {})}):
         n = key_seen.get(dm.pair_key, 0)
         key_seen[dm.pair_key] = n + 1
         answer, answer_links = responses.pop((dm.pair_key, n), (None, None))
@@ -331,8 +338,9 @@ def score(
                 raise FormatError(f"key and response are not aligned: document {dm.name!r} of the "
                                   "key is missing from the response", file=dm.file,
                                   check="score.misaligned")
-            warnings.append(f"document {dm.name} is missing from the response; "
-                            "all its mentions count as missed")
+            warnings.append(note("score.missing-document", dm.name,
+                                 f"document {dm.name} is missing from the response; all its "
+                                 "mentions count as missed"))
         extra: dict[str, Counts] = {}
         if scorer is not None:
             found = scorer.align(dm, answer)
@@ -365,7 +373,8 @@ def score(
         if scorer is not None:
             raise FormatError(f"key and response are not aligned: document {dm.name!r} of the "
                               "response is not in the key", file=dm.file, check="score.misaligned")
-        warnings.append(f"document {dm.name} is only in the response; ignored")
+        warnings.append(note("score.extra-document", dm.name,
+                             f"document {dm.name} is only in the response; ignored"))
     if count == 0:
         raise FormatError(f"the key {_source_name(key)} holds no document", check="file.no-documents")
     for m in needed + [m for m in (*COREFUD_METRICS, *UA_EXTRA_METRICS) if m in names]:
@@ -384,8 +393,10 @@ def score(
     if dominant is not None:
         totals.setdefault(DOMINANT, DominantCounts(dominant))
         if totals[DOMINANT].variant == TYPE_FREE:
-            warnings.append(f"dominant: {totals[DOMINANT].untyped_annotations} annotations have no "
-                            "type code; scored type-free (WT counted as TP, WTL as WL)")
+            warnings.append(Repair(
+                "dominant.type-free", f"dominant: {totals[DOMINANT].untyped_annotations} "
+                "annotations have no type code; scored type-free (WT counted as TP, WTL as WL)",
+                action="scored"))
     options = {
         "metrics": names,
         "match": "exact",

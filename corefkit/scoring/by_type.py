@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from corefkit.analysis.predicates import DocumentView, Predicate, resolve_predicates
+from corefkit.errors import Repair
 from corefkit.model import Document, Mention
 from corefkit.scoring.align import AlignedDocument, Labeler
 from corefkit.scoring.metrics import Counts
@@ -118,7 +119,7 @@ class ByTypeCounts:
     precision = None
     f1 = None
 
-    def notes(self) -> list[str]:
+    def notes(self) -> list[Repair]:
         """Warnings, one per type: mentions it could not be tested for (their files lack the
         annotation the predicate reads) and the scores that therefore do not exist."""
         lines = []
@@ -140,9 +141,11 @@ class ByTypeCounts:
                        if value is None]
             outcome = (f"by_type.{name} has no {' and no '.join(missing)}" if missing else
                        "its scores count the other mentions only")
-            lines.append(f"by_type: {' and '.join(f'{left[s]} {s}' for s in sides)} mentions could "
-                         f"not be tested for {name!r} (documents without {need}: {named}); "
-                         f"{outcome}")
+            lines.append(Repair(
+                "by-type.untested",
+                f"by_type: {' and '.join(f'{left[s]} {s}' for s in sides)} mentions could not be "
+                f"tested for {name!r} (documents without {need}: {named}); {outcome}",
+                action="left out"))
         return lines
 
     def to_json(self) -> dict[str, Any]:

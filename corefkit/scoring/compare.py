@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from corefkit.errors import UsageError
+from corefkit.errors import Repair, UsageError
 from corefkit.scoring.by_type import BY_TYPE
 from corefkit.scoring.metrics import CONLL_COMPONENTS, BlancCounts, Counts
 from corefkit.scoring.report import MetricResult, ScoreReport
@@ -317,7 +317,7 @@ class Comparison:
     gaps: list[Gap]
     tests: list[PairTest]
     options: dict[str, Any]
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Repair] = field(default_factory=list)
     version: str = ""
 
     # ------------------------------------------------------------------ JSON
@@ -337,7 +337,7 @@ class Comparison:
             settings.append({
                 "label": s.label, "system": s.system, "dataset": s.dataset, "key": s.key,
                 "response": s.response, "documents": len(s.documents), "metrics": metrics,
-                "by_type": by_type, "warnings": list(s.report.warnings),
+                "by_type": by_type, "warnings": [str(w) for w in s.report.warnings],
             })
         return {
             "corefkit_version": self.version,
@@ -345,7 +345,7 @@ class Comparison:
             "settings": settings,
             "gaps": [g.to_json() for g in self.gaps],
             "tests": [t.to_json() for t in self.tests],
-            "warnings": list(self.warnings),
+            "warnings": [str(w) for w in self.warnings],
         }
 
     @staticmethod
@@ -606,13 +606,14 @@ def compare(
     plans = _plan(specs)
     gap_pairs = _gap_pairs(plans, in_domain, gaps)
     scored: list[Setting] = []
-    warnings: list[str] = []
+    warnings: list[Repair] = []
     for spec, plan in zip(specs, plans):
         if progress is not None:
             progress(spec.label)
         report = run(spec.key, spec.response, asked, per_document=True,
                      metric_options={BY_TYPE: type_options}, **(score_options or {}))
-        warnings.extend(f"{spec.label}: {w}" for w in report.warnings)
+        warnings.extend(dataclasses.replace(w, message=f"{spec.label}: {w.message}")
+                        for w in report.warnings)
         documents = [d.name for d in report.per_document or []]
         scored.append(Setting(spec.label, plan.system, plan.dataset, _source_name(spec.key),
                               _source_name(spec.response), report, documents))
@@ -654,8 +655,10 @@ def compare(
                 for name in statistics:
                     score_a, score_b = a.scores[name], b.scores[name]
                     if score_a is None or score_b is None:
-                        warnings.append(f"no test of {name} between {a.label} and {b.label}: "
-                                        "the mention type cannot be decided in their files")
+                        warnings.append(Repair(
+                            "compare.untested", f"no test of {name} between {a.label} and "
+                            f"{b.label}: the mention type cannot be decided in their files",
+                            action="left out"))
                         continue
                     stat = statistic(name, a.report)
                     # one generator per (pair, metric), named by labels and metric: adding a

@@ -50,6 +50,8 @@ from typing import Any
 
 from corefkit.errors import UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity
+from corefkit.model.typed_links import LINKS, links
+from corefkit.model.typed_links import type_codes as _codes
 from corefkit.scoring.align import match_key
 from corefkit.scoring.metrics import ratio, harmonic
 
@@ -126,9 +128,7 @@ class Annotation:
 
 def annotations(doc: Document, ranking: str = "auto") -> list[Annotation]:
     """The annotations of a document, in document order (see the module docstring)."""
-    from corefkit.converters.lcc.reader import LINKS, links
     from corefkit.passes.dominant import FALLBACK, dominant_mentions, position
-    from corefkit.passes.dominant import type_codes as _codes
 
     dominant = dominant_mentions(doc, ranking)
     sets = doc.accommodated_sets()

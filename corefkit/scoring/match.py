@@ -45,7 +45,7 @@ import numpy as np
 
 from corefkit.errors import FormatError
 from corefkit.model import IDENTITY, Document
-from corefkit.scoring.align import AlignedDocument, Labeler
+from corefkit.scoring.align import AlignedDocument, Labeler, note
 from corefkit.scoring.metrics import BlancCounts, Counts, harmonic
 from corefkit.scoring.partition import Partition
 
@@ -453,11 +453,13 @@ def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = 
             response_labels[i] = responses[j].label
     notes = []
     if key_repeats:
-        notes.append(f"{key.name}: {key_repeats} repeated key mentions ignored "
-                     "(the same mention in two key entities)")
+        notes.append(note("score.repeated-key-mentions", key.name,
+                          f"{key_repeats} repeated key mentions ignored (the same mention in two "
+                          "key entities)"))
     if response_repeats:
-        notes.append(f"{key.name}: {response_repeats} repeated response mentions removed "
-                     "(the same mention in two response entities; reference-scorer rule)")
+        notes.append(note("score.repeated-response-mentions", key.name,
+                          f"{response_repeats} repeated response mentions removed (the same "
+                          "mention in two response entities; reference-scorer rule)"))
     aligned = AlignedDocument(
         key.name,
         Partition.from_clusters(key_clusters),
@@ -680,8 +682,9 @@ class CorefUDScoring:
         aligned = found.aligned
         if aligned.key_repeats or aligned.response_repeats:
             found.extra.update(kept_repeats(key, response, found, self.match))
-            aligned.notes[:] = [f"{key.name}: {aligned.key_repeats + aligned.response_repeats} "
-                                "repeated mentions kept in both entities (CorefUD scorer rule)"]
+            aligned.notes[:] = [note("score.repeated-mentions", key.name,
+                                     f"{aligned.key_repeats + aligned.response_repeats} repeated "
+                                     "mentions kept in both entities (CorefUD scorer rule)")]
         return found
 
     @staticmethod

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from corefkit.errors import Repair
 from corefkit.scoring.metrics import BlancCounts, Counts
 
 RULE = "-" * 74
@@ -115,7 +116,7 @@ class ScoreReport:
     documents: int
     metrics: dict[str, MetricResult]
     per_document: list[DocumentResult] | None = None
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Repair] = field(default_factory=list)
     repeated_response_mentions: int = 0
     repeated_key_mentions: int = 0
     version: str = ""
@@ -134,7 +135,7 @@ class ScoreReport:
             "repeated_mentions_removed": {
                 "response": self.repeated_response_mentions, "key": self.repeated_key_mentions,
             },
-            "warnings": list(self.warnings),
+            "warnings": [str(w) for w in self.warnings],
         }
         if self.per_document is not None:
             out["per_document"] = [

@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
 
-from corefkit.errors import UsageError
+from corefkit.errors import Repair, UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Mention
 from corefkit.scoring import split
-from corefkit.scoring.align import Labeler
+from corefkit.scoring.align import Labeler, note
 from corefkit.scoring.match import (
     CorefUDAlignment,
     CorefUDBlancCounts,
@@ -423,11 +423,12 @@ class UAScoring:
                 "discourse_deixis": self.discourse_deixis,
                 "lea_split_importance": str(self.lea_split_importance), "profile": self.profile}
 
-    def warnings(self) -> list[str]:
+    def warnings(self) -> list[Repair]:
         if self.remove_singletons and self.keep_splits:
-            return ["singletons are kept: split antecedents are scored and their members may be "
-                    "singletons (the UA scorer refuses this combination; "
-                    "--remove-split-antecedents to drop them)"]
+            return [Repair("score.singletons-kept",
+                           "singletons are kept: split antecedents are scored and their members "
+                           "may be singletons (the UA scorer refuses this combination; "
+                           "--remove-split-antecedents to drop them)", action="kept")]
         return []
 
     def reduce(self, doc: Document, labeler: Labeler | None = None) -> UADocument:
@@ -464,8 +465,9 @@ class UAScoring:
             return {m: Counts() for m in ("muc", "bcub", "ceafm", "ceafe", "lea")} \
                 if self.only_splits else {}
         if aligned.key_repeats or aligned.response_repeats:
-            aligned.notes[:] = [f"{name}: {aligned.key_repeats + aligned.response_repeats} "
-                                "repeated markables kept in both entities (UA scorer rule)"]
+            aligned.notes[:] = [note("score.repeated-mentions", name,
+                                     f"{aligned.key_repeats + aligned.response_repeats} repeated "
+                                     "markables kept in both entities (UA scorer rule)")]
         if self.explanations is not None and has_sets:
             self.explanations.append(split.explain(name, pair))
         counts: dict[str, Any] = {}

@@ -73,6 +73,17 @@ class ValidationResult(list):  # list[Finding]
     def warnings(self) -> int:
         return sum(1 for f in self if f.severity == WARNING)
 
+    def per_check(self) -> list[str]:
+        """One line per check met: its id and how many errors or warnings it gave."""
+        counts: dict[tuple[str, str], int] = {}
+        for finding in self:
+            key = (finding.check, finding.severity)
+            counts[key] = counts.get(key, 0) + 1
+        width = max((len(check) for check, _ in counts), default=0)
+        return [f"{check:<{width}}  {n} {severity}{'' if n == 1 else 's'}"
+                for (check, severity), n in sorted(counts.items(),
+                                                   key=lambda item: (-item[1], item[0]))]
+
     def summary(self) -> str:
         """The closing line of ``corefkit validate``."""
         def count(n: int, word: str) -> str:

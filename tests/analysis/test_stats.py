@@ -90,7 +90,7 @@ def test_gum_table(capsys):
 @pytest.mark.parametrize("args,message", [
     (["stats", "/nonexistent/x.conll"], "no such file"),
     (["stats", str(CORPORA / "litbank"), "--type-table", "nonsense"], "unknown mention-type table"),
-    (["stats", str(CORPORA / "litbank"), "--mmax-map", "arrau"], "MMAX2 input only"),
+    (["stats", str(CORPORA / "litbank"), "--mmax-map", "arrau"], "--mmax-map applies to mmax2 input only"),
 ])
 def test_usage_errors_are_one_line(args, message, capsys):
     code, _, err = run(args, capsys)

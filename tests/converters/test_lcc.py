@@ -13,12 +13,14 @@ import pytest
 
 import corefkit
 from corefkit.cli.main import main
+from corefkit.converters.lcc import layers as lcc_layers
 from corefkit.converters.lcc import reader as lcc
 from corefkit.converters.lcc import spec as lcc_spec
-from corefkit.converters.loss import ConversionReport, crossing_same_entity_mentions
+from corefkit.converters.lcc import writer as lcc_writer
+from corefkit.converters.loss import ConversionReport, crossing_same_entity_mentions, describe_mention
 from corefkit.converters.registry import FORMATS, guess_format, read, write
 from corefkit.errors import FormatError, UsageError
-from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document
+from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, typed_links
 from corefkit.passes import get_pass
 from tests.conftest import CORPORA, FIXTURES
 
@@ -35,7 +37,7 @@ def read_bytes(data: bytes, name: str = "test.nkas.json", **options) -> Document
 
 def write_text(doc: Document, **options) -> str:
     out = io.StringIO()
-    lcc.write_stream([doc], out, ConversionReport(), **options)
+    lcc_writer.write_stream([doc], out, ConversionReport(), **options)
     return out.getvalue()
 
 
@@ -60,8 +62,8 @@ def tiny_json() -> dict:
 def with_layer(obj: dict, kind: str, version: int, content) -> bytes:
     for layer in obj["annotationLayers"]:
         if (layer["type"], layer["version"]) == (kind, version):
-            layer["content"] = content if isinstance(content, str) else lcc.layer_content(content)
-    return lcc.serialize(obj).encode("utf-8")
+            layer["content"] = content if isinstance(content, str) else lcc_writer.layer_content(content)
+    return lcc_writer.serialize(obj).encode("utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -187,13 +189,13 @@ def test_tokens_sentences_morphology_and_ner(corpus):
 
 def test_links_are_kept_with_their_type_codes(corpus):
     doc = corpus[1][0]
-    anaphor, antecedents, code, layer = lcc.links(doc)[0]
+    anaphor, antecedents, code, layer = typed_links.links(doc)[0]
     assert (doc.text(anaphor), [doc.text(a) for a in antecedents], code, layer) == (
         "jos", ["Dalia Grybauskaitė"], "poas", IDENTITY)
     assert anaphor.attrs["lcc_type"] == "poas"
     # the link list survives copies and passes (it stores mention ids)
     copy = get_pass("dominant-mentions")(doc)
-    assert [(a.tokens, t) for a, _, t, _ in lcc.links(copy)] == [(a.tokens, t) for a, _, t, _ in lcc.links(doc)]
+    assert [(a.tokens, t) for a, _, t, _ in typed_links.links(copy)] == [(a.tokens, t) for a, _, t, _ in typed_links.links(doc)]
 
 
 def test_ambiguous_and_referant_of_several_links(corpus):
@@ -205,7 +207,7 @@ def test_ambiguous_and_referant_of_several_links(corpus):
     for doc in corpus[1]:
         for m in doc.mentions:
             if "lcc_type" in m.attrs:
-                codes = [t for a, _, t, _ in lcc.links(doc) if a is m]
+                codes = [t for a, _, t, _ in typed_links.links(doc) if a is m]
                 assert m.attrs["lcc_type"].split(",") == codes
 
 
@@ -228,7 +230,7 @@ def test_anaphors_without_antecedent(corpus):
     found = sorted(d.id for d in corpus[1] for r in d.repairs if r.check == "lcc.no-antecedent")
     assert found == ["116367", "116376"]
     for doc in corpus[1]:
-        alone = [a for a, antecedents, _, _ in lcc.links(doc) if not antecedents]
+        alone = [a for a, antecedents, _, _ in typed_links.links(doc) if not antecedents]
         assert all(doc.entity_of(a) is not None for a in alone)  # kept, in a chain of its own
         assert len(alone) == (1 if doc.id in found else 0)
 
@@ -270,13 +272,13 @@ def test_tiny_fixture_reads_every_variant():
     ("manualCoreferences", ("manualCoreferences", 1)),
 ])
 def test_layer_names(value, expected):
-    assert lcc.parse_layer(value) == expected
+    assert lcc_layers.parse_layer(value) == expected
 
 
 @pytest.mark.parametrize("value", ["ner@10", "manualCoreferences@x", "lex"])
 def test_bad_layer_names(value):
     with pytest.raises(UsageError, match="manualCoreferences@VERSION"):
-        lcc.parse_layer(value)
+        lcc_layers.parse_layer(value)
 
 
 def test_detection():
@@ -353,7 +355,7 @@ def test_layer_that_is_not_json_is_rejected_or_skipped():
 def test_missing_lex_is_rejected_or_tokenised_on_whitespace():
     obj = tiny_json()
     obj["annotationLayers"] = [x for x in obj["annotationLayers"] if x["type"] != "lex"]
-    data = lcc.serialize(obj).encode("utf-8")
+    data = lcc_writer.serialize(obj).encode("utf-8")
     with pytest.raises(FormatError) as info:
         read_bytes(data)
     assert info.value.check == "lcc.no-lex"
@@ -387,7 +389,7 @@ def test_round_trip_is_byte_identical(path, version, tmp_path):
 
 
 def test_serialisation_rule():
-    assert lcc.serialize({"a": [], "b": {"c": []}, "d": "x"}) == (
+    assert lcc_writer.serialize({"a": [], "b": {"c": []}, "d": "x"}) == (
         '{\n    "a":[\n    ],\n    "b":{\n        "c":[\n        ]\n    },\n    "d":"x"\n}')
 
 
@@ -555,6 +557,44 @@ def test_what_lcc_cannot_hold_is_reported_before_writing(tmp_path):
     with pytest.raises(LossError, match="would lose"):
         write([doc], target, fail_on_loss=True)
     assert not target.exists()
+
+
+SINGLETON_SOURCES = [
+    CORPORA / "codi-crac22" / "AMI_dev_v2.2022.ES2004a.CONLLUA",      # singletons in sets
+    CORPORA / "gum" / "coref-gum-conll" / "GENTLE_esports_fifa.conll",  # untyped singletons
+    LCC / "116354.nkas.json",                                         # typed, via CorefUD
+]
+
+
+@pytest.mark.parametrize("path", SINGLETON_SOURCES, ids=lambda p: p.name.split(".")[0])
+def test_singleton_losses_are_exactly_the_singletons_not_written(path, tmp_path, monkeypatch):
+    """Issue 13 bug 6: LCC holds singletons in part (``spec.partial``); the loss report lists
+    exactly the singletons the writer drops, and none that it writes."""
+    monkeypatch.setattr(lcc_writer, "MAX_EXAMPLES", 10**6)   # every example, not the first few
+    if path.name.endswith(".nkas.json"):   # an LCC document without its stored JSON
+        via = tmp_path / "via.conllu"
+        write(read(path), via)
+        path = via
+    source = next(iter(read(path)))
+    out = tmp_path / "out.nkas.json"
+    report = write([source], out)
+    back, = read(out)
+    position = {t.index: k for k, t in enumerate(t for t in source.tokens if not t.is_empty)}
+    written = {m.tokens for m in back.mentions if m.layer == IDENTITY}
+    singletons = [source.mentions_of(e)[0] for e in source.entities_in(IDENTITY)
+                  if source.size(e) == 1]
+    dropped = [m for m in singletons if tuple(position[t] for t in m.tokens) not in written]
+    kept = [m for m in singletons if m not in dropped]
+    lost = [x for r in report.losses if r.feature == "singletons" for x in r.examples]
+    assert sorted(lost) == sorted(describe_mention(source, m) for m in dropped)
+    assert sum(r.count for r in report.losses if r.feature == "singletons") == len(dropped)
+    # what spec.partial says LCC holds of singletons: a non-group type code, or a group link
+    typed = [m for m in singletons if any(c[3:4] != "g" for c in typed_links.type_codes(m))]
+    in_sets = {s.member for s in source.memberships()} | set(source.accommodated_sets())
+    assert all(m in typed or source.entity_of(m) in in_sets for m in kept)
+    assert not any(m in typed for m in dropped)
+    assert "singletons" in lcc_spec.SPEC.capabilities and "singletons" in dict(lcc_spec.SPEC.partial)
+    assert kept or dropped
 
 
 def test_cli_convert_with_layer_and_directories(tmp_path, capsys):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import corefkit
+from corefkit.converters.mmax2 import levelmap as mmax2_maps
 from corefkit.converters.mmax2 import reader as mmax2
 from corefkit.converters.mmax2 import spec as mmax2_spec
 from corefkit.converters.loss import features_present
@@ -307,9 +308,9 @@ def test_pointer_chains_flat_project() -> None:
 
 
 def test_shipped_maps() -> None:
-    assert mmax2.shipped_maps() == ["acl-anthology", "arrau", "generic"]
-    for name in mmax2.shipped_maps():
-        level_map = mmax2.load_level_map(name)
+    assert mmax2_maps.shipped_maps() == ["acl-anthology", "arrau", "generic"]
+    for name in mmax2_maps.shipped_maps():
+        level_map = mmax2_maps.load_level_map(name)
         assert level_map.name == name and level_map.mention_levels
 
 
@@ -504,16 +505,16 @@ def test_level_maps_are_checked(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "corefkit-mmax2-level-map/1",\n "name": "x",,}', encoding="utf-8")
     with pytest.raises(FormatError) as info:
-        mmax2.load_level_map(str(bad))
+        mmax2_maps.load_level_map(str(bad))
     assert info.value.check == "mmax2.bad-map" and info.value.line == 2
     bad.write_text('{"format": "corefkit-mmax2-level-map/1", "name": "x", '
                    '"mention_levels": ["coref"], "bridge": []}', encoding="utf-8")
     with pytest.raises(FormatError, match="unknown key"):
-        mmax2.load_level_map(str(bad))
+        mmax2_maps.load_level_map(str(bad))
     bad.write_text('{"format": "corefkit-mmax2-level-map/1", "name": "x", '
                    '"mention_levels": ["coref"], "bridging": [{"relation": "r"}]}',
                    encoding="utf-8")
     with pytest.raises(FormatError, match=r"bridging\[0\] must be an object with an 'attribute'"):
-        mmax2.load_level_map(str(bad))
+        mmax2_maps.load_level_map(str(bad))
     with pytest.raises(UsageError, match="acl-anthology, arrau, generic"):
-        mmax2.load_level_map("no-such-map")
+        mmax2_maps.load_level_map("no-such-map")

@@ -163,7 +163,7 @@ def test_common_paths_option(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "np_form='ne' is not a value of the scheme (58 markable(s)" in err
     code, err = run(capsys, "convert", tmp_path / "o.conll", tmp_path / "p.conll",
                     "--mmax-common-paths", errors)
-    assert code == 2 and "applies to MMAX2 input" in err
+    assert code == 2 and "--mmax-common-paths applies to mmax2 input only" in err
 
 
 def test_mmax_map_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -178,7 +178,7 @@ def test_mmax_map_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "other annotation levels (kept uninterpreted) (dropped)" in err
     code, err = run(capsys, "convert", tmp_path / "a.conll", tmp_path / "b.conll",
                     "--mmax-map", "arrau")
-    assert code == 2 and "applies to MMAX2 input or output" in err
+    assert code == 2 and "--mmax-map applies to mmax2 input or output only" in err
     code, err = run(capsys, "convert", ARRAU, tmp_path / "c", "--to", "mmax2",
                     "--mmax-map", "no-such-map")
     assert code == 2 and "shipped maps (acl-anthology, arrau, generic)" in err

@@ -13,7 +13,7 @@ import pytest
 from lxml import etree
 
 import corefkit
-from corefkit.converters.mmax2 import reader as mmax2
+from corefkit.converters.mmax2 import writer as mmax2_writer
 from corefkit.converters.mmax2 import spec as mmax2_spec
 from corefkit.converters.loss import ID_ATTRIBUTES
 from corefkit.errors import CorefkitError, UsageError
@@ -391,7 +391,7 @@ def test_foreign_directories_are_not_replaced(tmp_path: Path) -> None:
     assert os.stat(empty).st_mode & 0o777 == 0o777 & ~umask   # not mkdtemp's private mode
     with pytest.raises(UsageError, match="writes a directory"):
         corefkit.write(corefkit.read(str(MMAX / "htc")), "-", "mmax2")
-    assert mmax2.replaceable_output(str(MMAX / "htc")) is False
+    assert mmax2_writer.replaceable_output(str(MMAX / "htc")) is False
 
 
 def test_same_document_twice_gives_identical_bytes(tmp_path: Path) -> None:

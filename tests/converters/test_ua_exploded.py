@@ -12,6 +12,7 @@ import pytest
 import corefkit
 from corefkit.converters.ua_exploded import reader as ua_exploded
 from corefkit.converters.ua_exploded import spec as ua_exploded_spec
+from corefkit.converters.ua_exploded import writer as ua_writer
 from corefkit.converters.loss import ConversionReport
 from corefkit.cli.main import main
 from corefkit.converters.registry import get, guess_format, read, sniff_text, write
@@ -34,7 +35,7 @@ def read_text(text: str, name: str = "test.conllua") -> list[Document]:
 
 def write_text(docs, report: ConversionReport | None = None, **options) -> str:
     out = io.StringIO()
-    ua_exploded.write_stream(docs, out, report or ConversionReport(), **options)
+    ua_writer.write_stream(docs, out, report or ConversionReport(), **options)
     return out.getvalue()
 
 
@@ -245,7 +246,7 @@ def test_round_trip_covers_every_file():
 def test_round_trip(path, options):
     docs = list(read(path))
     for doc in docs:
-        assert ua_exploded.partial_losses(doc, **options) == []
+        assert ua_writer.partial_losses(doc, **options) == []
     report = ConversionReport()
     first = write_text(docs, report, **options)
     again = read_text(first, "again.conllua")
@@ -262,12 +263,12 @@ def test_round_trip(path, options):
 def test_round_trip_without_the_2_0_options_reports_what_it_drops():
     key = TESTS_UA / "zeros" / "TC-ZA.key"
     doc = next(read(key))
-    losses = ua_exploded.partial_losses(doc)
+    losses = ua_writer.partial_losses(doc)
     assert [(x.feature, x.count, x.action.split(" (")[0]) for x in losses] == [("zeros", 1, "dropped")]
     back = read_text(write_text([doc]))[0]
     assert len(back.mentions) == len(doc.mentions) - 1 and not any(t.is_empty for t in back.tokens)
     crossing = next(read(OVERLAPPING / "TC-OLMB-3.response"))
-    losses = ua_exploded.partial_losses(crossing)
+    losses = ua_writer.partial_losses(crossing)
     assert [(x.feature, x.count) for x in losses] == [("crossing_mentions", 1)]
     text = write_text([crossing])
     assert "markable_1)" not in text and len(read_text(text)[0].mentions) == len(crossing.mentions) - 1
@@ -504,7 +505,7 @@ def test_bridging_variants():
         "(MarkableID=markable_3|Rel=part|MentionAnchor=markable_1|EntityAnchor=1)")
     assert lines[6].split("\t")[11] == \
         "(MarkableID=markable_5|MentionAnchor=markable_1|EntityAnchor=1|Note=x)"
-    losses = ua_exploded.partial_losses(doc)
+    losses = ua_writer.partial_losses(doc)
     assert [(x.feature, x.count, x.action.split(" (")[0]) for x in losses] == [
         ("bridging", 1, "approximated")]  # the anchor mention of markable_9 is derived
     again = read_text(written)[0]
@@ -725,7 +726,7 @@ def test_writer_heads_min_spans_and_their_losses():
     gapped = doc.add_mention((0, 1, 2, 3, 4), entity)
     gapped.min_tokens = (1, 3)
     losses = {(x.feature, x.action.split(" (")[0]): x.count
-              for x in ua_exploded.partial_losses(doc)}
+              for x in ua_writer.partial_losses(doc)}
     assert losses == {("heads", "approximated"): 1, ("heads", "dropped"): 1,
                       ("min_spans", "approximated"): 1}
     text = write_text([doc])
@@ -741,7 +742,7 @@ def test_writer_nonref_pseudo_entities_and_unlinked_mentions():
     doc.add_span(3, 3, group)
     doc.add_to_set(pseudo, group)
     doc.add_span(1, 1)  # a mention without entity: CoNLL-UA cannot hold it
-    assert [(x.feature, x.count) for x in ua_exploded.partial_losses(doc)] == [
+    assert [(x.feature, x.count) for x in ua_writer.partial_losses(doc)] == [
         ("unlinked_mentions", 1)]
     cells = [line.split("\t")[10] for line in token_lines(write_text([doc]))]
     assert cells == ["(EntityID=1-Pseudo|MarkableID=markable_1|SemType=expletive)", "_",
@@ -769,7 +770,7 @@ def test_writer_zeros_and_generated_comments():
     assert "# sent_id = built-1\n# text = a b\n" in with_zeros
     assert "# speaker = B\n# sent_id = built-2\n# text = c\n" in with_zeros
     assert [line.split("\t")[0] for line in token_lines(write_text([doc]))] == ["1", "2", "3"]
-    assert [(x.feature, x.count) for x in ua_exploded.partial_losses(doc)] == [("zeros", 1)]
+    assert [(x.feature, x.count) for x in ua_writer.partial_losses(doc)] == [("zeros", 1)]
 
 
 def test_writer_align_spaces():

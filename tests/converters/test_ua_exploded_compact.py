@@ -4,7 +4,7 @@ CorefUD holds identity chains, split antecedents (``SplitAnte``) and bridging (`
 neither non-referring markables nor a discourse-deixis layer. Written plainly, CorefUD drops
 them and says so (conversion-notes §7 gives the counts for CODI-CRAC); with the passes
 ``ua-compact-encode`` / ``ua-compact-decode`` they travel as identity entities marked
-``nonref:<kind>`` / ``dd:own|shared`` in the ``other`` field (see ``ua_exploded``'s docstring).
+``nonref:<kind>`` / ``dd:own|shared`` in the ``other`` field (see ``corefkit.passes.ua_compact``).
 """
 
 from __future__ import annotations
@@ -195,6 +195,28 @@ def test_codi_crac_through_corefud_with_the_compact_encoding(tmp_path):
                 assert "|Min=" not in cb and re.sub(r"\|Min=[0-9,]+", "", ca) == cb
                 head_as_min += 1
     assert head_as_min == 31
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CODI.glob("*.CONLLUA")))
+def test_bridging_relation_names_survive_ua_compact_ua(name, tmp_path):
+    """Issue 13 bug 6: the CorefUD writer squashes the UA relation names that CorefUD's
+    ``[a-z]+`` cannot hold (``undersp-rel`` → ``undersprel``); ua-compact-decode restores them,
+    so CoNLL-UA → CorefUD (compact) → CoNLL-UA keeps every bridging relation name."""
+    source = CODI / name
+
+    def relations(path: Path) -> Counter:
+        return Counter((doc.id, b.anaphor.tokens, view(doc, b.anchor), b.relation)
+                       for doc in read(path) for b in doc.bridging())
+
+    write(apply_passes(read(source), ["ua-compact-encode"]), tmp_path / "enc.conllu",
+          format="corefud", keep_min=True)
+    assert ":undersprel" in (tmp_path / "enc.conllu").read_text()  # CorefUD squashed it
+    write(apply_passes(read(tmp_path / "enc.conllu"), ["ua-compact-decode"]),
+          tmp_path / "back.CONLLUA")
+    before, after = relations(source), relations(tmp_path / "back.CONLLUA")
+    assert sum(before.values()) > 100
+    assert {"undersp-rel", "subset-inv", "element-inv", "poss-inv"} <= {r for *_, r in before}
+    assert after == before
 
 
 def test_self_bridging_through_corefud(tmp_path):

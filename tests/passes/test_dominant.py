@@ -10,7 +10,7 @@ import pytest
 
 from corefkit.cli.main import main
 from corefkit.converters.conll2012 import reader as conll2012
-from corefkit.converters.lcc import reader as lcc
+from corefkit.converters.lcc import writer as lcc
 from corefkit.converters.loss import ConversionReport
 from corefkit.converters.registry import read, write
 from corefkit.errors import UsageError

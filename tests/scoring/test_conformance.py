@@ -96,7 +96,7 @@ def test_repeated_mentions_are_removed_and_reported():
     assert report.repeated_response_mentions == 1
     assert report.metrics["bcub"].recall == Fraction(5, 9)
     assert report.metrics["bcub"].precision == Fraction(17, 42)
-    assert any("repeated response mentions removed" in w for w in report.warnings)
+    assert any("repeated response mentions removed" in str(w) for w in report.warnings)
 
 
 def test_repeat_counter_does_not_leak_across_documents():

@@ -12,8 +12,8 @@ import pytest
 
 import corefkit
 from corefkit.cli.main import main
+from corefkit.converters.lcc.writer import layer_content, serialize
 from corefkit.converters.registry import read, write
-from corefkit.converters.lcc.reader import layer_content, serialize
 from corefkit.errors import UsageError
 from corefkit.passes import get_pass
 from corefkit.scoring.dominant import (
@@ -293,7 +293,7 @@ def test_formats_without_type_codes_are_scored_type_free(tmp_path):
     report = corefkit.score(TINY, response, "dominant", key_read_options={"layer": "@1"})
     result = report.metrics["dominant"].counts
     assert result.variant == "type-free"
-    assert any("scored type-free" in w for w in report.warnings)
+    assert any("scored type-free" in str(w) for w in report.warnings)
     assert report.to_json()["metrics"]["dominant"]["variant"] == "type-free"
 
 

@@ -36,12 +36,14 @@ def test_warnings_alone_exit_0(capsys):
 def test_errors_exit_1_one_line_each(capsys):
     code, out, _ = run(capsys, CONLL / "same-span-mentions.conll", CONLL / "unclosed.conll")
     lines = out.splitlines()
-    assert code == 1 and len(lines) == 3
+    assert code == 1 and len(lines) == 5
     assert lines[0].startswith(f"{CONLL / 'same-span-mentions.conll'}:2: [ERROR] "
                                "conll.same-span-mentions: ")
     assert lines[0].endswith("(document demo, sentence 1)")
     assert lines[1].startswith(f"{CONLL / 'unclosed.conll'}:5: [ERROR] conll.unclosed: ")
     assert lines[2] == "corefkit validate: 2 files, 1 document: 2 errors, 0 warnings"
+    # then each check met, with its count (issue 13: a per-check summary)
+    assert lines[3:] == ["  conll.same-span-mentions  1 error", "  conll.unclosed            1 error"]
 
 
 def test_json_is_one_object_per_line_and_the_summary_goes_to_stderr(capsys):
@@ -51,13 +53,14 @@ def test_json_is_one_object_per_line_and_the_summary_goes_to_stderr(capsys):
     assert code == 1 and list(finding) == ["level", "severity", "check", "file", "line",
                                            "document", "sentence", "message", "explanation"]
     assert finding["check"] == "conll.same-span-mentions" and finding["line"] == 2
-    assert err == "corefkit validate: 1 file, 1 document: 1 error, 0 warnings\n"
+    assert err == ("corefkit validate: 1 file, 1 document: 1 error, 0 warnings\n"
+                   "  conll.same-span-mentions  1 error\n")
 
 
 def test_options(capsys):
     code, out, _ = run(capsys, CONLL, "--level", "1", "--exclude", "conll.*",
                        "--include-only", "file.no-documents,text.invalid-utf8")
-    checks = {line.split("] ")[1].split(":")[0] for line in out.splitlines()[:-1]}
+    checks = {line.split("] ")[1].split(":")[0] for line in out.splitlines() if "] " in line}
     # rejections always; file.no-documents selected; text.invalid-utf8 is a rejection anyway
     assert "file.no-documents" in checks and "conll.empty-name" not in checks
     code, out, _ = run(capsys, CONLL, "--max-err", "2")

@@ -1,1 +1,2 @@
-"""Lithuanian LCC annotator JSON: ``spec``, ``reader``, ``writer``, ``checks``."""
+"""Lithuanian LCC annotator JSON: ``spec``, ``reader``, ``writer``, ``checks``; ``layers`` holds
+what the reader and the writer share."""

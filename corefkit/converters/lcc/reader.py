@@ -1,4 +1,4 @@
-"""LCC JSON (``*.nkas.json``, the Lithuanian coreference annotator's format): reader and writer.
+"""LCC JSON (``*.nkas.json``, the Lithuanian coreference annotator's format): the reader.
 
 Specification: ``formats/lcc.md``. A file is one JSON object: the raw text (``content``) and
 annotation layers whose own ``content`` is a JSON document serialised into a string. Tokens,
@@ -6,7 +6,7 @@ sentences and paragraphs come from the ``lex`` layer (character spans), morpholo
 from ``morphology``, named entities from ``ner``; coreference is the list of typed links of a
 ``manualCoreferences`` layer (version 1 = gold, version 2 = the annotator's output). Each link
 has a referring expression (``Referant``), its antecedent span(s) (``Mentions``) and a
-4-letter type code (class, subclass, direction, antecedents).
+4-letter type code (class, subclass, direction, antecedents; :mod:`corefkit.model.typed_links`).
 
 Reading (lcc.md §4): spans are snapped to tokens (the original character spans stay on the
 mention, ``attrs["_lcc_spans"]``); entities are the components of the single-antecedent links;
@@ -16,74 +16,34 @@ layer; every link is kept, with its type code, in ``doc.attrs["anaphoric_links"]
 ids, so that copies and passes keep it valid) because the type-aware evaluation scores links,
 not only clusters. Decision taken where lcc.md and issue 6 differ: the first morphological
 analysis of an ambiguous word gives the token's lemma and XPOS (issue 6: "first analysis as
-the default tag"); all candidates stay in ``token.attrs["lcc_msd"]``.
-
-Writing (lcc.md §5): a document read from LCC whose coreference (partition, sets, DD layer,
-type codes) is unchanged is written back byte for byte; otherwise the selected coreference
-layer is regenerated and every other layer is written back unchanged. Documents from other
-formats get a generated text, ``lex`` layer and coreference layer in which every mention of
-an entity is linked to the entity's dominant mention (pass ``dominant-mentions``).
+the default tag"); all candidates stay in ``token.attrs["lcc_msd"]``. The reader keeps the
+JSON object and a signature of its coreference on the document (``layers.STATE``) so that the
+writer can write an unchanged document back byte for byte.
 """
 
 from __future__ import annotations
 
 import bisect
-import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
-from typing import IO, Any, BinaryIO
+from collections.abc import Iterator
+from typing import Any, BinaryIO, TypeGuard, cast
 
-
-from corefkit.converters.loss import MAX_EXAMPLES, ConversionReport, LossRecord, describe_mention, \
-    user_attributes
-from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
+from corefkit.converters.lcc.layers import (
+    COREF_LAYER,
+    META_KEYS,
+    STATE,
+    coreference_signature,
+    layer_name,
+    parse_layer,
+)
+from corefkit.converters.lcc.spec import BOM
+from corefkit.errors import FormatError, Repair
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity, Mention, Token
-from corefkit.passes.dominant import type_codes as _codes
-
-COREF_LAYER = "manualCoreferences"
-DEFAULT_VERSION = 1
-LINKS = "anaphoric_links"   # doc.attrs key: the typed links, format-neutral (see module doc)
-STATE = "lcc"               # doc.attrs key: what a byte-stable round trip needs
-UNKNOWN_TYPE = "----"       # corefkit's code for "type unknown": the scheme has none
-GROUP_TYPE = "---g"
-DD_TYPE = "a---"
-# What the LCC writer holds of a mention besides its span: the type code, and what the type
-# code says (ambiguous antecedent, ellipsis anchor); the dominant mention is the target of
-# every generated link.
-HELD_MENTION_ATTRIBUTES = frozenset({"lcc_type", "ambiguous", "ellipsis_anchor", "dominant"})
-DOCUMENT_KEYS = ("id", "corpusName", "corpusId", "name", "comment", "dateCreated", "dateModified",
-                 "content", "source", "url", "lexemeCount", "tags", "annotationLayers")
-META_KEYS = ("name", "url", "corpusName", "corpusId", "dateCreated", "dateModified", "comment",
-             "source", "tags")
-TYPE_RE = re.compile(r"^[pgdae-][a-z-][api-][sga-]$")
-EMPTY_LIST_RE = re.compile(r'^( *)("(?:[^"\\]|\\.)*":)\[\](,?)$', re.MULTILINE)
-BOM = "\ufeff"
+from corefkit.model.typed_links import LINKS, TYPE_RE, UNKNOWN_TYPE
 
 
-
-
-def parse_layer(value: str | None) -> tuple[str, int]:
-    """``manualCoreferences@2``, ``@2`` or ``2`` → (layer type, version); None → version 1."""
-    if value is None or value == "":
-        return COREF_LAYER, DEFAULT_VERSION
-    text = str(value).strip()
-    kind, sep, version = text.rpartition("@")
-    if not sep:
-        kind, version = ("", text) if text.isdigit() else (text, str(DEFAULT_VERSION))
-    kind = kind or COREF_LAYER
-    if kind != COREF_LAYER or not version.isdigit():
-        raise UsageError(f"cannot use LCC layer {value!r}: expected {COREF_LAYER}@VERSION "
-                         f"(e.g. {COREF_LAYER}@1 for the gold annotation, @2 for the annotator's)")
-    return kind, int(version)
-
-
-def layer_name(layer: tuple[str, int]) -> str:
-    return f"{layer[0]}@{layer[1]}"
-
-
-# ============================================================================ reading
 def read_stream(
     stream: BinaryIO,
     file: str,
@@ -123,7 +83,7 @@ def _decode(data: bytes, file: str) -> str:
     return text[1:] if text.startswith(BOM) else text
 
 
-def _is_span(value: Any) -> bool:
+def _is_span(value: Any) -> TypeGuard[list[int]]:
     return (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
             and value[1] >= 0)
@@ -225,7 +185,7 @@ class _Reader:
                 raise self.error(f"layer {index + 1} is not an object with a 'type'",
                                  "lcc.bad-layer", line)
             kind = layer["type"]
-            version = layer.get("version")
+            version: Any = layer.get("version")
             if isinstance(version, str) and version.isdecimal():
                 version = int(version)
             raw = layer.get("content")
@@ -400,20 +360,7 @@ class _Reader:
         snapped_reported: set[tuple[int, int]] = set()
         for number, link in enumerate(links, 1):
             where = f"{name} link {number}"
-            if not isinstance(link, dict) or not _is_span(link.get("Referant")):
-                got = link.get("Referant") if isinstance(link, dict) else link
-                raise self.error(f"{where}: 'Referant' is {got!r}; every link needs the referring "
-                                 "expression's span as [offset, length]", "lcc.bad-link", line)
-            antecedents = link.get("Mentions", [])
-            if not isinstance(antecedents, list) or not all(_is_span(m) for m in antecedents):
-                raise self.error(f"{where}: 'Mentions' is {antecedents!r}; expected a list of "
-                                 "[offset, length] spans", "lcc.bad-link", line)
-            code = link.get("Type")
-            if not isinstance(code, str) or not TYPE_RE.match(code):
-                self.repair("lcc.bad-type", f"{where}: type {code!r} is not a 4-letter LCC type "
-                                            "code; kept as given" if isinstance(code, str) else
-                            f"{where}: no type code; used {UNKNOWN_TYPE}", line)
-                code = code if isinstance(code, str) else UNKNOWN_TYPE
+            antecedents, code = self._link_parts(link, where, line)
             raw_key = json.dumps([link["Referant"], antecedents, code])
             if raw_key in seen:
                 self.repair("lcc.duplicate-link", f"{where} repeats an earlier link "
@@ -427,16 +374,8 @@ class _Reader:
                 continue
             dd = code.startswith("a") and not self.adverbial_as_identity
             layer = DISCOURSE_DEIXIS if dd else IDENTITY
-            found = []
-            for span, tokens in zip(spans, snapped):
-                key = (layer, tokens)
-                mention = mentions.get(key)
-                if mention is None:
-                    mention = doc.add_mention(tokens, layer=layer, line=line, attrs={"_lcc_spans": []})
-                    mentions[key] = mention
-                if span not in mention.attrs["_lcc_spans"]:
-                    mention.attrs["_lcc_spans"].append(list(span))
-                found.append(mention)
+            found = self._link_mentions(spans, cast("list[tuple[int, ...]]", snapped), layer, line,
+                                        mentions)
             anaphor, targets = found[0], []
             for target in found[1:]:
                 if target is anaphor:
@@ -467,6 +406,42 @@ class _Reader:
                 del mention.attrs["_lcc_spans"]  # on the token grid: nothing to remember
         self._entities(records, line)
         doc.attrs[LINKS] = records
+
+    def _link_parts(self, link: Any, where: str, line: int | None) -> tuple[list[Any], str]:
+        """A link's antecedent spans and type code; rejects a link without valid spans."""
+        if not isinstance(link, dict) or not _is_span(link.get("Referant")):
+            got = link.get("Referant") if isinstance(link, dict) else link
+            raise self.error(f"{where}: 'Referant' is {got!r}; every link needs the referring "
+                             "expression's span as [offset, length]", "lcc.bad-link", line)
+        antecedents = link.get("Mentions", [])
+        if not isinstance(antecedents, list) or not all(_is_span(m) for m in antecedents):
+            raise self.error(f"{where}: 'Mentions' is {antecedents!r}; expected a list of "
+                             "[offset, length] spans", "lcc.bad-link", line)
+        code = link.get("Type")
+        if not isinstance(code, str) or not TYPE_RE.match(code):
+            self.repair("lcc.bad-type", f"{where}: type {code!r} is not a 4-letter LCC type "
+                                        "code; kept as given" if isinstance(code, str) else
+                        f"{where}: no type code; used {UNKNOWN_TYPE}", line)
+            code = code if isinstance(code, str) else UNKNOWN_TYPE
+        return antecedents, code
+
+    def _link_mentions(self, spans: list[list[int]], snapped: list[tuple[int, ...]], layer: str,
+                       line: int | None,
+                       mentions: dict[tuple[str, tuple[int, ...]], Mention]) -> list[Mention]:
+        """The mentions of a link's spans (one per layer and tokens, created when first seen)."""
+        doc = self.doc
+        assert doc is not None
+        found = []
+        for span, tokens in zip(spans, snapped):
+            key = (layer, tokens)
+            mention = mentions.get(key)
+            if mention is None:
+                mention = doc.add_mention(tokens, layer=layer, line=line, attrs={"_lcc_spans": []})
+                mentions[key] = mention
+            if span not in mention.attrs["_lcc_spans"]:
+                mention.attrs["_lcc_spans"].append(list(span))
+            found.append(mention)
+        return found
 
     def _quote(self, span: list[int]) -> str:
         return repr(self.content[span[0]:span[0] + span[1]])
@@ -593,352 +568,3 @@ def _file_stem(file: str) -> str:
         if base.lower().endswith(suffix):
             return base[: -len(suffix)] or base
     return base
-
-
-def coreference_signature(doc: Document) -> str:
-    """A digest of what the LCC coreference layer encodes: chains, sets, DD chains, types.
-
-    The writer compares it with the digest taken when reading: equal means the links read
-    can be written back as they were.
-    """
-    def tokens_of(entity: Entity) -> tuple[tuple[int, ...], ...]:
-        return tuple(sorted(m.tokens for m in doc.mentions_of(entity)))
-
-    chains = sorted((e.layer, tokens_of(e)) for e in doc.entities)
-    sets = sorted((tokens_of(s.set_entity), tokens_of(s.member)) for s in doc.memberships())
-    codes = sorted((m.layer, m.tokens, json.dumps(m.attrs.get("lcc_type")))
-                   for m in doc.mentions if "lcc_type" in m.attrs)
-    loose = sorted(m.tokens for m in doc.mentions if doc.entity_of(m) is None)
-    digest = hashlib.sha256(repr((chains, sets, codes, loose)).encode("utf-8"))
-    return digest.hexdigest()
-
-
-def links(doc: Document) -> list[tuple[Mention, list[Mention], str, str]]:
-    """The typed links of a document as (anaphor, antecedents, type code, layer).
-
-    Links whose anaphor has left the document (a pass removed it) are left out, and so are
-    antecedents that have.
-    """
-    by_id = {m.id: m for m in doc.mentions}
-    found = []
-    for record in doc.attrs.get(LINKS, ()):
-        anaphor = by_id.get(record["anaphor"])
-        if anaphor is None:
-            continue
-        antecedents = [by_id[i] for i in record["antecedents"] if i in by_id]
-        found.append((anaphor, antecedents, record["type"], record["layer"]))
-    return found
-
-
-# ============================================================================ writing
-def serialize(obj: dict[str, Any]) -> str:
-    """The JSON text of a document object, in the layout of the annotator's files (lcc.md §5).
-
-    Indented by 4 without spaces after ``:`` and ``,``; an empty list that ends a line is
-    written as ``[``, newline, the same indentation, ``]``; no final newline.
-    """
-    text = json.dumps(obj, ensure_ascii=False, indent=4, separators=(",", ":"))
-    return EMPTY_LIST_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}[\n{m.group(1)}]{m.group(3)}", text)
-
-
-def layer_content(value: Any) -> str:
-    """A layer's content string: compact JSON, non-ASCII characters as they are."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def loss_actions(**options: Any) -> dict[str, str]:
-    """How this writer handles what it cannot hold (the default is ``dropped``)."""
-    return {"discontinuous": "dropped", "zeros": "dropped"}
-
-
-def partial_losses(doc: Document, *, layer: str | None = None, ranking: str = "auto") -> list[LossRecord]:
-    """Loss records for the features LCC holds only in part (registry hook).
-
-    The capability list declares singletons, split antecedents, discourse deixis, mention
-    attributes and metadata as held; what of them the writer cannot write is counted here:
-    singletons other than group members and anaphors without antecedent, one-member or
-    mention-less sets, one-mention DD chains, mention attributes other than the type code,
-    and metadata keys that are not LCC document fields.
-    """
-    plan = _Plan(doc, parse_layer(layer) if layer is not None else None, ranking)
-    records = []
-    for feature, found in plan.lost.items():
-        if found:
-            records.append(LossRecord(feature, len(found), "dropped", found[:MAX_EXAMPLES], doc.name))
-    return records
-
-
-def write_stream(
-    documents: Iterable[Document],
-    out: IO[str],
-    report: ConversionReport,
-    *,
-    layer: str | None = None,
-    ranking: str = "auto",
-) -> None:
-    """Write one document as LCC JSON.
-
-    ``layer`` is the coreference layer to write when it is generated (default: the layer the
-    document was read from, else ``manualCoreferences@1``); ``ranking`` chooses dominant
-    mentions for generated links (see the ``dominant-mentions`` pass).
-    """
-    wanted = parse_layer(layer) if layer is not None else None
-    items = iter(documents)
-    doc = next(items, None)
-    if doc is None:
-        raise UsageError("nothing to write: an LCC file holds exactly one document")
-    extra = next(items, None)
-    if extra is not None:
-        raise CorefkitError(
-            f"an LCC file holds one document, but {extra.name!r} follows {doc.name!r}; write each "
-            "document to its own file (give a directory as the target)")
-    plan = _Plan(doc, wanted, ranking)
-    if plan.unknown_types:
-        report.repairs.append(Repair(
-            "lcc.unknown-type",
-            f"{plan.unknown_types} generated links have no type code; wrote {UNKNOWN_TYPE} "
-            "(a corefkit convention: the LCC scheme has no code for an unknown type)",
-            document=doc.name, action="approximated"))
-    out.write(serialize(plan.obj))
-
-
-class _Plan:
-    """What the writer writes for one document, and what it cannot write."""
-
-    def __init__(self, doc: Document, wanted: tuple[str, int] | None, ranking: str) -> None:
-        self.doc = doc
-        self.ranking = ranking
-        self.unknown_types = 0
-        self.lost: dict[str, list[str]] = {"singletons": [], "split_antecedents": [],
-                                           "discourse_deixis": [], "mention_attributes": [],
-                                           "metadata": []}
-        for mention in doc.sorted_mentions():
-            extra = [k for k in user_attributes(mention.attrs) if k not in HELD_MENTION_ATTRIBUTES]
-            if extra:
-                self.lost["mention_attributes"].append(
-                    f"{describe_mention(doc, mention)} ({', '.join(sorted(extra))})")
-        state = doc.attrs.get(STATE)
-        if state is not None and _same_text(doc, state["json"]):
-            stored_layer = tuple(state["layer"])
-            obj = state["json"]
-            if coreference_signature(doc) == state["signature"] and wanted in (None, stored_layer):
-                self.obj = obj
-                return
-            self.offsets = {t.index: tuple(t.attrs["lcc_offset"]) for t in doc.tokens}
-            self.obj = self._regenerated(obj, wanted or stored_layer, state)
-            return
-        self.lost["metadata"] = sorted(k for k in doc.meta if k not in META_KEYS)
-        self.obj = self._generated(wanted or (COREF_LAYER, DEFAULT_VERSION))
-
-    # ------------------------------------------------------------------ documents
-    def _regenerated(self, stored: dict[str, Any], wanted: tuple[str, int], state: dict) -> dict:
-        obj = dict(stored)
-        layers = [dict(layer) for layer in stored["annotationLayers"]]
-        content = layer_content({"coreferences": self._links()})
-        for layer in layers:
-            if (layer.get("type"), layer.get("version")) == wanted:
-                layer["content"] = content
-                break
-        else:
-            layers.append(_new_layer(wanted[0], wanted[1], content))
-        obj["annotationLayers"] = layers
-        return obj
-
-    def _generated(self, wanted: tuple[str, int]) -> dict[str, Any]:
-        doc = self.doc
-        content, lex = self._text()
-        meta = doc.meta
-        obj: dict[str, Any] = {
-            "id": int(doc.id) if doc.id.isdigit() else doc.id,
-            "corpusName": meta.get("corpusName", ""),
-            "corpusId": _number_or_text(meta.get("corpusId", "")),
-            "name": meta.get("name", doc.name),
-            "comment": meta.get("comment", ""),
-            "dateCreated": meta.get("dateCreated", ""),
-            "dateModified": meta.get("dateModified", ""),
-            "content": content,
-            "source": meta.get("source", ""),
-            "url": meta.get("url", ""),
-            "lexemeCount": len(lex["seg"]),
-            "tags": _json_or_empty(meta.get("tags")),
-            "annotationLayers": [
-                _new_layer("lex", 1, layer_content(lex)),
-                _new_layer(wanted[0], wanted[1], layer_content({"coreferences": self._links()})),
-            ],
-        }
-        return obj
-
-    def _text(self) -> tuple[str, dict[str, list[list[int]]]]:
-        """Text and lex layer from the tokens: spaces between tokens unless ``SpaceAfter=No``,
-        a space between sentences, a newline between paragraphs (``# newpar``)."""
-        doc = self.doc
-        pieces: list[str] = []
-        length = 0
-        seg: list[list[int]] = []
-        sentences: list[list[int]] = []
-        paragraphs: list[list[int]] = []
-        self.offsets: dict[int, tuple[int, int]] = {}
-        previous_paragraph: Any = None
-        for sentence in doc.sentences:
-            tokens = [doc.tokens[i] for i in sentence.token_indices() if not doc.tokens[i].is_empty]
-            if not tokens:
-                continue
-            paragraph = sentence.attrs.get("lcc_paragraph", previous_paragraph)
-            new_paragraph = any(c.lstrip("# ").startswith("newpar") for c in sentence.comments)
-            if pieces:
-                if new_paragraph or paragraph != previous_paragraph:
-                    pieces.append("\n")
-                    paragraphs.append([])
-                else:
-                    pieces.append(" ")
-                length += 1
-            elif not paragraphs:
-                paragraphs.append([])
-            previous_paragraph = paragraph
-            sentence_start = length
-            for k, token in enumerate(tokens):
-                if k and not _no_space_after(tokens[k - 1]):
-                    pieces.append(" ")
-                    length += 1
-                form = token.form or "_"
-                self.offsets[token.index] = (length, len(form))
-                seg.append([length, len(form)])
-                pieces.append(form)
-                length += len(form)
-            sentences.append([sentence_start, length - sentence_start])
-            paragraphs[-1].append(len(sentences) - 1)
-        paragraph_spans = []
-        for members in paragraphs:
-            if members:
-                first, last = sentences[members[0]], sentences[members[-1]]
-                paragraph_spans.append([first[0], last[0] + last[1] - first[0]])
-        return "".join(pieces), {"seg": seg, "s": sentences, "p": paragraph_spans}
-
-    # ------------------------------------------------------------------ links
-    def _span(self, mention: Mention) -> list[int] | None:
-        """[offset, length] of a contiguous mention's written tokens; None if not writable."""
-        if not mention.is_contiguous:
-            return None
-        positions = [self.offsets[t] for t in mention.tokens if t in self.offsets]
-        if not positions:
-            return None
-        start = positions[0][0]
-        return [start, positions[-1][0] + positions[-1][1] - start]
-
-    def _links(self) -> list[dict[str, Any]]:
-        from corefkit.passes.dominant import dominant_mentions, position
-
-        doc = self.doc
-        found: list[tuple[list[int], list[list[int]], str]] = []
-        dominant = dominant_mentions(doc, self.ranking)
-        members_of_sets = {s.member for s in doc.memberships()}
-        sets = doc.accommodated_sets()
-        for entity in doc.entities_in(IDENTITY):
-            written = [m for m in doc.mentions_of(entity) if self._span(m) is not None]
-            if len(written) == 1:
-                mention = written[0]
-                codes = _codes(mention)
-                if entity in members_of_sets or entity in sets:
-                    continue  # written as a group link's antecedent or referring expression
-                if codes and not any(c[3:4] == "g" for c in codes):
-                    found.append((self._span(mention), [], self._type(mention, group=False)))
-                    continue
-                self.lost["singletons"].append(describe_mention(doc, mention))
-                continue
-            if not written:
-                continue
-            target = dominant.get(entity, (written[0], ""))[0]
-            if target not in written:
-                target = written[0]
-            for mention in written:
-                if mention is not target:
-                    found.append((self._span(mention), [self._span(target)],
-                                  self._type(mention, group=False)))
-        for set_entity, members in sets.items():
-            if set_entity.layer != IDENTITY or set_entity.pseudo:
-                continue
-            evidence = {}
-            for membership in doc.memberships():
-                if membership.set_entity is set_entity:
-                    evidence[membership.member] = membership.evidence
-            own = [m for m in doc.mentions_of(set_entity) if self._span(m) is not None]
-            anchors = [m for ev in evidence.values() for m in ev if m in own]
-            if not own:
-                self.lost["split_antecedents"].append(f"set entity {set_entity.id} (no writable mention)")
-                continue
-            anchor = anchors[0] if anchors else own[0]
-            antecedents = []
-            for member in members:
-                candidates = [m for m in doc.mentions_of(member) if self._span(m) is not None]
-                chosen = [m for m in evidence.get(member, ()) if m in candidates]
-                if not chosen and candidates:
-                    before = [m for m in candidates if position(m) < position(anchor)]
-                    chosen = [before[-1] if before else candidates[0]]
-                if chosen:
-                    antecedents.append(chosen[0])
-                else:
-                    self.lost["split_antecedents"].append(
-                        f"entity {member.id} in set {set_entity.id} (no writable mention)")
-            if len(antecedents) < 2:
-                # one antecedent reads back as identity: a one-member set cannot be written
-                self.lost["split_antecedents"].append(
-                    f"set entity {set_entity.id} with {len(antecedents)} writable member(s)")
-                continue
-            found.append((self._span(anchor), [self._span(m) for m in antecedents],
-                          self._type(anchor, group=True)))
-        for entity in doc.entities_in(DISCOURSE_DEIXIS):
-            written = [m for m in doc.mentions_of(entity) if self._span(m) is not None]
-            if len(written) < 2:
-                self.lost["discourse_deixis"].extend(describe_mention(doc, m) for m in written)
-                continue
-            anaphors = [m for m in written if any(c.startswith("a") for c in _codes(m))] or written[1:]
-            segments = [m for m in written if m not in anaphors] or written[:1]
-            for anaphor in anaphors:
-                found.append((self._span(anaphor), [self._span(m) for m in segments],
-                              self._type(anaphor, group=False, dd=True)))
-        found.sort(key=lambda x: (x[0][0], x[1][0][0] if x[1] else -1, x[0][1]))
-        return [{"Mentions": antecedents, "Referant": referant, "Type": code}
-                for referant, antecedents, code in found]
-
-    def _type(self, mention: Mention, *, group: bool, dd: bool = False) -> str:
-        for code in _codes(mention):
-            if dd and code.startswith("a"):
-                return code
-            if not dd and not code.startswith("a") and (code[3:4] == "g") == group:
-                return code
-        self.unknown_types += 1
-        return DD_TYPE if dd else GROUP_TYPE if group else UNKNOWN_TYPE
-
-
-def _same_text(doc: Document, stored: dict[str, Any]) -> bool:
-    """The tokens still are those of the stored text (passes never change the text layer)."""
-    content = stored.get("content", "")
-    for token in doc.tokens:
-        offset = token.attrs.get("lcc_offset")
-        if offset is None or content[offset[0]:offset[0] + offset[1]] != token.form:
-            return False
-    return True
-
-
-def _no_space_after(token: Token) -> bool:
-    return bool(token.misc) and "SpaceAfter=No" in token.misc.split("|")
-
-
-def _new_layer(kind: str, version: int, content: str) -> dict[str, Any]:
-    # Generated layers have no server id or dates: writing the same document twice must give
-    # the same bytes (formats/README.md, determinism).
-    return {"id": None, "type": kind, "version": version, "dateCreated": "", "dateModified": "",
-            "content": content, "tags": []}
-
-
-def _number_or_text(value: str) -> int | str:
-    return int(value) if isinstance(value, str) and value.isdigit() else value
-
-
-def _json_or_empty(value: str | None) -> Any:
-    if not value:
-        return []
-    try:
-        return json.loads(value)
-    except json.JSONDecodeError:
-        return [value]

@@ -26,7 +26,8 @@ SPEC = FormatSpec(
     capabilities=frozenset({"singletons", "crossing_same_entity", "cross_sentence",
                             "split_antecedents", "discourse_deixis", "mention_attributes",
                             "metadata"}),
-    partial=(("singletons", "only with a type code or as a group member"),
+    partial=(("singletons", "only with a type code other than a group code, or in a group "
+                            "link that is written"),
              ("split_antecedents", "sets of two or more members with mentions"),
              ("discourse_deixis", "chains of two or more mentions"),
              ("mention_attributes", "the type code only"),

@@ -1,16 +1,20 @@
-"""The ``corefkit validate`` command (registered on the CLI group in ``corefkit.cli.main``).
+"""``corefkit validate``: the click command over :mod:`corefkit.validation`.
 
 Only click is imported at module load, so that ``corefkit --help`` stays instant; the
 validator itself is imported when the command runs. Findings are printed as they are found:
 text lines ``FILE:LINE: [ERROR|WARNING] check-id: message (document, sentence)`` or one JSON
-object per line, then a summary line (on stderr for JSON, so that stdout stays one object per
-finding). Exit code 0 without errors, 1 with errors, 2 for usage errors.
+object per line, then a summary line and the count of each check met (on stderr for JSON, so
+that stdout stays one object per finding). Exit code 0 without errors, 1 with errors, 2 for
+usage errors.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from corefkit.cli.options import format_options, given, split_list
 from corefkit.errors import UsageError
 
 
@@ -26,7 +30,7 @@ from corefkit.errors import UsageError
               help="One text line per finding, or one JSON object per line.")
 @click.option("--max-err", "max_errors", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop after N errors.")
-@click.option("--exclude", multiple=True, metavar="ID",
+@click.option("--exclude", "--ignore", "exclude", multiple=True, metavar="ID",
               help="Leave out a check: an id or a pattern such as 'conll.*' (repeatable, or a "
                    "comma list).")
 @click.option("--include-only", multiple=True, metavar="ID",
@@ -36,10 +40,12 @@ from corefkit.errors import UsageError
               help="Two paths, KEY and RESPONSE: validate both and check that they hold the same "
                    "documents, sentences and words.")
 @click.option("--list-checks", is_flag=True, help="List every check with its level and meaning.")
+@format_options("read")
 @click.pass_context
 def validate(ctx: click.Context, paths: tuple[str, ...], input_format: str | None, level: int,
              output_format: str, max_errors: int | None, exclude: tuple[str, ...],
-             include_only: tuple[str, ...], pair: bool, list_checks: bool) -> None:
+             include_only: tuple[str, ...], pair: bool, list_checks: bool,
+             **format_params: Any) -> None:
     """Check coreference annotation in FILE|DIR... (any format corefkit reads).
 
     Reader repairs and rejections, format conventions and model checks are reported with
@@ -58,16 +64,24 @@ def validate(ctx: click.Context, paths: tuple[str, ...], input_format: str | Non
     from corefkit.validation.engine import Run, iterate
     from corefkit.validation.pair import iterate_pair
 
-    run = Run(format=input_format, level=level, include_only=include_only, exclude=exclude,
-              max_errors=max_errors)
+    from corefkit.converters.registry import expand_paths, get, refuse_undeclared
+
+    read_options = given(format_params)
+    if read_options:
+        refuse_undeclared(read_options, [get(fmt) for path in paths
+                                         for _, fmt in expand_paths(path, input_format)], "read")
+    run = Run(format=input_format, level=level, include_only=split_list(include_only),
+              exclude=split_list(exclude), max_errors=max_errors, read_options=read_options)
     findings = iterate_pair(run, paths[0], paths[1]) if pair else iterate(run, list(paths))
+    to_stderr = output_format == "json"
     for finding in findings:
-        if output_format == "json":
+        if to_stderr:
             click.echo(json.dumps(finding.to_json(), ensure_ascii=False))
         else:
             click.echo(finding.to_text())
-    summary = f"corefkit validate: {run.result.summary()}"
-    click.echo(summary, err=output_format == "json")
+    click.echo(f"corefkit validate: {run.result.summary()}", err=to_stderr)
+    for line in run.result.per_check():
+        click.echo(f"  {line}", err=to_stderr)
     ctx.exit(1 if run.result.errors else 0)
 
 
