@@ -149,7 +149,7 @@ def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> lis
 def _projects_under(directory: str, wanted: FormatSpec | None) -> list[tuple[str, str]]:
     """(project file, format) for every file of a path-reading format under ``directory``."""
     specs = [s for s in FORMATS.values() if s.reads_paths and (wanted is None or s is wanted)]
-    found = []
+    found: list[tuple[str, str]] = []
     if not specs:
         return found
     for root, dirs, files in os.walk(directory):

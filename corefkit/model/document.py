@@ -197,8 +197,8 @@ class Document:
                 del self._entity_of[mention]
         for pair in [p for p in self._sets if entity in p]:
             del self._sets[pair]
-        for pair in [p for p in self._bridges if p[1] is entity]:
-            del self._bridges[pair]
+        for bridge in [p for p in self._bridges if p[1] is entity]:
+            del self._bridges[bridge]
         del self._chains[entity]
         del self._entities[entity]
 
@@ -333,11 +333,11 @@ class Document:
         for pair, evidence in self._sets.items():
             if mention in evidence:
                 self._sets[pair] = tuple(m for m in evidence if m is not mention)
-        for pair in list(self._bridges):
-            if pair[0] is mention:
-                del self._bridges[pair]
-            elif self._bridges[pair]["anchor_mention"] is mention:
-                self._bridges[pair]["anchor_mention"] = None
+        for bridge in list(self._bridges):
+            if bridge[0] is mention:
+                del self._bridges[bridge]
+            elif self._bridges[bridge]["anchor_mention"] is mention:
+                self._bridges[bridge]["anchor_mention"] = None
         del self._mentions[mention]
 
     # ------------------------------------------------------------------ accommodated sets
@@ -405,9 +405,10 @@ class Document:
         self._require_entity(anchor)
         if anchor_mention is not None:
             self._require_mention(anchor_mention)
-        data = {"relation": relation, "anchor_mention": anchor_mention, "attrs": dict(attrs or {})}
-        self._bridges[(anaphor, anchor)] = data
-        return Bridging(anaphor, anchor, relation, anchor_mention, data["attrs"])
+        kept = dict(attrs or {})
+        self._bridges[(anaphor, anchor)] = {"relation": relation, "anchor_mention": anchor_mention,
+                                            "attrs": kept}
+        return Bridging(anaphor, anchor, relation, anchor_mention, kept)
 
     def bridging(self) -> list[Bridging]:
         """Every bridging relation, ordered by anaphor position then anchor entity."""

@@ -44,7 +44,7 @@ def drop_non_referring(doc: Document, kinds: str | None = None) -> Document:
     targets = [m for m in result.non_referring() if wanted is None or m.nonref in wanted]
     bridges_before = len(result.bridging())
     memberships_before = len(result.memberships())
-    touched = {result.entity_of(m) for m in targets} - {None}
+    touched = {e for m in targets if (e := result.entity_of(m)) is not None}
     by_kind = Counter(m.nonref for m in targets)
     for mention in targets:
         result.remove_mention(mention)

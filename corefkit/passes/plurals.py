@@ -44,7 +44,7 @@ def split_plural_repeats(doc: Document) -> Document:
         return doc
     result = doc.copy(text=False)
     merged_entities = merged_mentions = 0
-    examples = []
+    examples: list[str] = []
     for group in _same_members(result):
         first, *later = sorted(group, key=lambda e: _first_position(result, e))
         for entity in later:

@@ -16,7 +16,7 @@ with its relations. Every removal is reported.
 from __future__ import annotations
 
 from corefkit.errors import Repair, UsageError
-from corefkit.model import Document, Mention
+from corefkit.model import Document, Entity, Mention
 from corefkit.passes.registry import register_pass
 
 KEEP = ("first", "larger")
@@ -40,14 +40,14 @@ def merge_same_span(doc: Document, keep: str = "first") -> Document:
     emptied = set()
     for group in _repeats(result):
         def rank(m: Mention) -> tuple[int, int, int]:
-            entity = result.entity_of(m)
+            entity = _linked(result, m)
             size = result.size(entity) if keep == "larger" else 0
             return (-size, order[entity], m.id)
 
         kept, *dropped = sorted(group, key=rank)
-        kept_entity = result.entity_of(kept)
+        kept_entity = _linked(result, kept)
         for mention in dropped:
-            entity = result.entity_of(mention)
+            entity = _linked(result, mention)
             if entity is kept_entity:
                 within += 1
             else:
@@ -72,6 +72,13 @@ def merge_same_span(doc: Document, keep: str = "first") -> Document:
     result.repairs.append(Repair("pass.merge-same-span", message, document=doc.name,
                                  action="dropped"))
     return result
+
+
+def _linked(doc: Document, mention: Mention) -> Entity:
+    """The entity of a mention of a repeat group (such mentions are linked)."""
+    entity = doc.entity_of(mention)
+    assert entity is not None
+    return entity
 
 
 def _repeats(doc: Document) -> list[list[Mention]]:

@@ -345,7 +345,8 @@ class _SentencePlaces:
             return None
         if self.starts is None:
             lines = [s.attrs.get("line") for s in doc.sentences]
-            self.starts = lines if lines and all(isinstance(x, int) for x in lines) else []
+            self.starts = [x for x in lines if isinstance(x, int)] \
+                if lines and all(isinstance(x, int) for x in lines) else []
         if self.starts:
             index = bisect.bisect_right(self.starts, line) - 1
             if index < 0:

@@ -151,10 +151,10 @@ def iterate_pair(run: Run, key: Any, response: Any, key_options: dict[str, Any] 
 def compare(keys: list[_Side], responses: list[_Side]) -> list[Incident]:
     """The alignment incidents of two lists of document summaries."""
     incidents: list[Incident] = []
-    key_by = {}
+    key_by: dict[str, _Side] = {}
     for side in keys:
         key_by.setdefault(side.name, side)
-    response_by = {}
+    response_by: dict[str, _Side] = {}
     for side in responses:
         response_by.setdefault(side.name, side)
     missing = [s for s in key_by.values() if s.name not in response_by]
@@ -192,17 +192,17 @@ def _sentences(key: _Side, response: _Side) -> list[Incident]:
                                          "the response")]
         n, m = len(key.sentence_ids), len(response.sentence_ids)
         if n != m:
-            first = key.sentence_ids[m] if n > m else response.sentence_ids[n]
+            missing = key.sentence_ids[m] if n > m else response.sentence_ids[n]
             side = "response" if n > m else "key"
             return [at(min(n, m), SENTENCES, f"the key has {n} sentences and the response {m}; "
-                                             f"the first the {side} lacks is {first!r}")]
+                                             f"the first the {side} lacks is {missing!r}")]
         return []
     if len(key.words) != len(response.words):
         return []  # the word comparison names the first difference
-    for i, (a, b) in enumerate(zip(key.sentence_words, response.sentence_words)):
-        if a != b:
-            return [at(i, SENTENCE_BOUNDARIES, f"sentence {i + 1} has {a} words in the key and "
-                                               f"{b} in the response")]
+    for i, (k, r) in enumerate(zip(key.sentence_words, response.sentence_words)):
+        if k != r:
+            return [at(i, SENTENCE_BOUNDARIES, f"sentence {i + 1} has {k} words in the key and "
+                                               f"{r} in the response")]
     n, m = len(key.sentence_words), len(response.sentence_words)
     if n != m:
         return [at(min(n, m), SENTENCE_BOUNDARIES,

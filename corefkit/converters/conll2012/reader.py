@@ -61,7 +61,9 @@ def read_stream(stream: BinaryIO, file: str, *, parse_gum_ids: bool = False) -> 
     def build(end_line: int | None, missing_end: bool) -> Document:
         nonlocal unnamed
         assert block is not None
-        name, part = parse_begin(BEGIN_RE.match(begin_text).group(1))
+        begin = BEGIN_RE.match(begin_text)
+        assert begin is not None  # a block starts at a begin line
+        name, part = parse_begin(begin.group(1))
         builder = _DocumentBuilder(file, begin_line, name, part, begin_text, parse_gum_ids)
         if not name:
             unnamed += 1

@@ -146,7 +146,8 @@ def _write_document(doc: Document, out: IO[str], report: ConversionReport, layou
     part_number = str(int(part)) if part.isdecimal() else part
     if source:
         begin = doc.attrs["conll_begin"]
-        if not BEGIN_RE.match(begin) or parse_begin(BEGIN_RE.match(begin).group(1))[0] != doc.id:
+        found = BEGIN_RE.match(begin)
+        if found is None or parse_begin(found.group(1))[0] != doc.id:
             begin = f"#begin document ({doc.id}); part {part}"
         end = doc.attrs.get("conll_end", "#end document")
         empty = doc.attrs.get("conll_empty", "-")
