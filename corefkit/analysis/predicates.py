@@ -51,6 +51,7 @@ from typing import Any
 
 from corefkit.errors import UsageError
 from corefkit.model import IDENTITY, Document, Mention
+from corefkit.model.syntax import tree_depth, tree_head
 
 Verdict = bool | None  # None: the document lacks what the predicate needs
 
@@ -117,12 +118,7 @@ class SentenceTree:
                     self.children.setdefault(p, []).append(i)
 
     def depth(self, i: int) -> int:
-        depth, seen, current = 0, {i}, self.parent.get(i)
-        while current is not None and current not in seen:
-            seen.add(current)
-            depth += 1
-            current = self.parent.get(current)
-        return depth
+        return tree_depth(self.parent, i)
 
 
 def _base(deprel: str | None) -> str:
@@ -465,7 +461,8 @@ class DocumentView:
 
     def head(self, mention: Mention) -> int | None:
         """The annotated head, else the word whose parent lies outside the mention (nearest
-        the root, then leftmost); None without a tree."""
+        the root, then leftmost; :func:`corefkit.model.syntax.tree_head`); None without a
+        tree."""
         words = [i for i in mention.tokens if not self.tokens[i].is_empty]
         if mention.head is not None and (not words or not self.tokens[mention.head].is_empty):
             return mention.head  # an empty-node head of an overt mention: use the words
@@ -476,11 +473,9 @@ class DocumentView:
         tree = self.tree(words[0])
         if tree is None:
             return None
-        inside = set(mention.tokens)
-        tops = [i for i in words if i in tree.parent and tree.parent[i] not in inside]
-        if not tops:
-            return None
-        return min(tops, key=lambda i: (tree.depth(i), i))
+        # the tree covers the words of the first word's sentence: pass over the others
+        return tree_head(self.doc, mention.tokens, parents=tree.parent, words_only=True,
+                         partial=True)
 
     # ------------------------------------------------------------------ coreference
     def coreferent(self, mention: Mention) -> list[Mention]:

@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 
 from corefkit.errors import UsageError
 from corefkit.model import Document, Mention
+from corefkit.model.syntax import span_parents, tree_head
 
 Condition = Callable[["MentionView"], bool]
 TokenTest = tuple[str, re.Pattern[str]]
@@ -195,7 +196,7 @@ class DocumentContext:
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
-        self._ids: dict[int, dict[str, int]] = {}
+        self._parents: dict[int, dict[int, int | None]] = {}  # sentence -> parent map
         self._ner: dict[int, str] | None = None
 
     def field(self, index: int, name: str) -> str | None:
@@ -245,46 +246,16 @@ class DocumentContext:
         return kept[-1] if rule.fallback == "last" else kept[0]
 
     def tree_head(self, mention: Mention) -> int | None:
-        """The mention token whose parent lies outside it (nearest the root, then leftmost);
-        None when the sentence has no tree."""
-        tokens = [i for i in mention.tokens if not self.doc.tokens[i].is_empty]
-        if not tokens:
+        """The mention word whose parent lies outside the mention (nearest the root, then
+        leftmost; :func:`corefkit.model.syntax.tree_head`); None when the sentence has no
+        tree. A one-word mention needs a tree too, and a word without an id (None or ``_``)
+        counts as having none: the table's fallback then decides."""
+        tokens = self.doc.tokens
+        words = [i for i in mention.tokens if not tokens[i].is_empty]
+        if any(tokens[i].id in (None, "_") for i in words):
             return None
-        inside = set(mention.tokens)
-        candidates = []
-        for i in tokens:
-            parent = self._parent(i)
-            if parent is False:
-                return None  # no tree for this sentence
-            if parent is None or parent not in inside:
-                candidates.append((self._depth(i), i))
-        return min(candidates)[1] if candidates else None
-
-    def _parent(self, index: int) -> int | None | bool:
-        """Parent token index, None for the root, False when there is no tree."""
-        token = self.doc.tokens[index]
-        if token.id in (None, "_") or token.head in (None, "_", ""):
-            return False
-        if token.head == "0":
-            return None
-        ids = self._ids.get(token.sentence)
-        if ids is None:
-            sentence = self.doc.sentences[token.sentence]
-            ids = {self.doc.tokens[j].id: j for j in sentence.token_indices()
-                   if self.doc.tokens[j].id is not None}
-            self._ids[token.sentence] = ids
-        parent = ids.get(token.head)
-        return False if parent is None else parent
-
-    def _depth(self, index: int) -> int:
-        depth, seen = 0, {index}
-        parent = self._parent(index)
-        # bool is an int: False (no tree) ends the walk as None (the root) does
-        while isinstance(parent, int) and not isinstance(parent, bool) and parent not in seen:
-            seen.add(parent)
-            depth += 1
-            parent = self._parent(parent)
-        return depth
+        parents = span_parents(self.doc, words, self._parents)
+        return tree_head(self.doc, mention.tokens, parents=parents, words_only=True)
 
 
 class MentionView:

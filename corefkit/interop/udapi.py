@@ -20,15 +20,15 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
-from corefkit.converters.corefud.reader import (
+from corefkit.converters.corefud.misc import (
     COREF_KEYS,
     ETYPE_FIELDS,
     ID_FIELDS,
     MIN_FIELDS,
     decode_value,
     profile_of,
-    write_stream,
 )
+from corefkit.converters.corefud.writer import write_stream
 from corefkit.converters.loss import ConversionReport
 from corefkit.errors import CorefkitError
 from corefkit.model import Document, Entity, Sentence, Token

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 import corefkit
-from corefkit.converters.corefud import reader as corefud
 from corefkit.converters.corefud import spec as corefud_spec
+from corefkit.converters.corefud.misc import CHUNK_RE
+from corefkit.converters.corefud.reader import read_stream
+from corefkit.converters.corefud.writer import partial_losses, write_stream
 from corefkit.converters.loss import ConversionReport
 from corefkit.converters.registry import guess_format
 from corefkit.model import IDENTITY, Document
@@ -25,12 +27,12 @@ COREFUD_TESTS = sorted(p for p in (CONFORMANCE / "data/corefud-scorer/tests-core
 
 
 def read_bytes(data: bytes, name: str = "test.conllu", **options) -> list[Document]:
-    return list(corefud.read_stream(io.BytesIO(data), name, **options))
+    return list(read_stream(io.BytesIO(data), name, **options))
 
 
 def write_text(docs: list[Document], **options) -> str:
     out = io.StringIO()
-    corefud.write_stream(docs, out, ConversionReport(), **options)
+    write_stream(docs, out, ConversionReport(), **options)
     return out.getvalue()
 
 
@@ -137,7 +139,7 @@ def _non_canonical_entity_cells() -> int:
     """Cells breaking conversion-notes §5, checked straight from the text: brackets paired by
     id (LIFO), then closers must come latest-start first, openers latest-end first, one-node
     chunks after the openers, or before the closers when nothing opens."""
-    chunk = corefud.CHUNK_RE
+    chunk = CHUNK_RE
     bad = 0
     for path in ONTOGUM:
         stacks: dict[str, list[list]] = {}
@@ -195,7 +197,7 @@ def test_reading_streams_one_document_at_a_time():
     good = ("# newdoc id = a\n# global.Entity = eid-etype-head-other\n"
             "1\tx\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x-1-)\n\n")
     bad = "# newdoc id = b\n1\tx\t_\t_\t_\t_\t0\t_\t_\tEntity=e9)\n\n"
-    documents = corefud.read_stream(io.BytesIO((good + bad).encode()), "two.conllu")
+    documents = read_stream(io.BytesIO((good + bad).encode()), "two.conllu")
     first = next(documents)  # yielded before the broken second document is parsed
     assert first.id == "a" and len(first.mentions) == 1
     with pytest.raises(corefkit.errors.FormatError, match="unbalanced-close"):
@@ -333,11 +335,11 @@ def test_writer_places_split_antecedents_and_bridges():
     doc.add_bridging(door_mention, they, relation="part-whole")
     report = ConversionReport()
     out = io.StringIO()
-    corefud.write_stream([doc], out, report)
+    write_stream([doc], out, report)
     lines = [line.split("\t") for line in out.getvalue().splitlines() if line[:1].isdigit()]
     assert lines[4][9] == "Entity=(e3-person-1)|SplitAnte=e1<e3,e2<e3"
     assert lines[6][9] == "Bridge=e3<e4:partwhole|Entity=(e4-person-2"
-    (renamed,) = [r for r in corefud.partial_losses(doc) if r.action.startswith("changed")]
+    (renamed,) = [r for r in partial_losses(doc) if r.action.startswith("changed")]
     assert (renamed.feature, renamed.count) == ("bridging", 1)
     assert "'part-whole' written 'partwhole'" in renamed.action
     (again,) = read_bytes(out.getvalue().encode())
@@ -352,7 +354,7 @@ def test_one_member_sets_are_reported_and_not_written():
     doc.add_span(0, 0, a, head=0)
     doc.add_span(1, 1, b, head=1)
     doc.add_to_set(a, b)
-    losses = corefud.partial_losses(doc)
+    losses = partial_losses(doc)
     assert [(r.feature, r.count) for r in losses] == [("split_antecedents", 1)]
     assert "SplitAnte" not in write_text([doc])
 
@@ -443,7 +445,7 @@ def test_cross_sentence_mentions_are_kept_on_read_and_dropped_in_the_corefud_pro
     assert [r.check for r in doc.repairs if r.check != "corefud.spurious-entity-type"] == \
         ["corefud.cross-sentence-mention"]
     assert len(doc.mentions) == 1 and doc.mentions[0].tokens == (0, 1)
-    losses = corefud.partial_losses(doc, profile="corefud")
+    losses = partial_losses(doc, profile="corefud")
     assert [(r.feature, r.count) for r in losses] == [("cross_sentence", 1)]
     assert "Entity=" not in write_text([doc], profile="corefud")
     assert "Entity=(e1-x-1-" in write_text([doc], profile="ua-compact")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import corefkit
-from corefkit.converters.corefud.reader import COREF_KEYS
+from corefkit.converters.corefud.misc import COREF_KEYS
 from corefkit.model import Document
 from tests.conftest import CONFORMANCE, CORPORA, ROOT
 
@@ -106,7 +106,8 @@ def test_udapi_blocks_run_on_documents_from_another_format():
 
 
 def test_corefkit_does_not_import_udapi_at_module_load():
-    code = ("import sys, corefkit, corefkit.interop.udapi, corefkit.converters.corefud.reader; "
+    code = ("import sys, corefkit, corefkit.interop.udapi, corefkit.converters.corefud.reader, "
+            "corefkit.converters.corefud.writer; "
             "import corefkit.scoring.api, corefkit.cli.main; "
             "print('udapi' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,

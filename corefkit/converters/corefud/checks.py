@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from corefkit.converters.corefud.reader import CHUNK_RE  # the reader's own chunk pattern
+from corefkit.converters.corefud.misc import CHUNK_RE, ID_FIELDS  # the reader's own grammar
 from corefkit.model import IDENTITY, Document, Entity, Mention
 from corefkit.validation.checks import ERROR, WARNING, Check, register
 from corefkit.validation.plugins import (
@@ -43,7 +43,6 @@ BRACKET_ORDER = "corefud.bracket-order"
 
 # characters an id may not hold: udapi's set plus those of SplitAnte/Bridge lists
 FORBIDDEN_ID_RE = re.compile(r"[-=|\s()\[\]<>,:]")
-ID_FIELDS = ("eid", "GRP")
 
 
 def _reader(check: str, level: int, severity: str, explanation: str,
@@ -186,9 +185,10 @@ def _ill_nested(doc: Document) -> Iterator[Incident]:
 def _ids(doc: Document) -> Iterator[Incident]:
     for entity in doc.entities:
         original = str(entity.attrs.get("original_id", ""))
-        if original and FORBIDDEN_ID_RE.search(original):
+        forbidden = FORBIDDEN_ID_RE.search(original) if original else None
+        if forbidden is not None:
             mention = first_mention(doc, entity)
-            message = f"entity id {original!r} holds {FORBIDDEN_ID_RE.search(original).group()!r}"
+            message = f"entity id {original!r} holds {forbidden.group()!r}"
             yield mention_incident(doc, mention, SPURIOUS_ENTITY_ID, message) \
                 if mention is not None else Incident(SPURIOUS_ENTITY_ID, message, doc.line)
 
@@ -301,7 +301,7 @@ def _token_line(doc: Document, position: int) -> int | None:
     sentence = doc.sentences[doc.tokens[position].sentence] \
         if 0 <= doc.tokens[position].sentence < len(doc.sentences) else None
     line = sentence.attrs.get("line") if sentence is not None else None
-    if not isinstance(line, int):
+    if sentence is None or not isinstance(line, int):
         return doc.line
     found = conll_like_token_line(doc.file or "", line - 1, position - sentence.start, _is_node_line)
     return found if found is not None else line
