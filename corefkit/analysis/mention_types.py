@@ -39,7 +39,6 @@ import functools
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from corefkit.analysis.rules import (
@@ -55,10 +54,11 @@ from corefkit.analysis.rules import (
 )
 from corefkit.errors import UsageError
 from corefkit.model import IDENTITY, Document, Mention
+from corefkit.schemas import DIRECTORY
 
 NAME, NOMINAL, PRONOUN, ZERO, OTHER = "name", "nominal", "pronoun", "zero", "other"
 TYPES = (NAME, NOMINAL, PRONOUN, ZERO, OTHER)
-SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMAS = DIRECTORY
 DEFAULT_TABLE = "default"
 TOKEN_FIELDS = ("form", "lemma", "upos", "xpos", "feats", "deprel", "ner")
 # The source reported for a mention no source decides (the table's "default" type).

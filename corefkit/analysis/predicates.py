@@ -4,7 +4,7 @@ appositive, as a registry that users extend with Python callables or JSON rules.
 The types are those of Porada et al. (2024), "Challenges to Evaluating the Generalization of
 Coreference Resolution Models: A Measurement Modeling Perspective", §4.1 (nested, OntoNotes
 generic, compound, copular) and appendix D (verb phrases, appositives). Type-restricted B³
-(:mod:`corefkit.scoring.by_type`) and ``corefkit compare`` read them.
+(:mod:`corefkit.scoring.metrics.by_type`) and ``corefkit compare`` read them.
 
 A predicate answers ``True``, ``False`` or ``None`` for one mention: ``None`` means the
 document lacks the annotation layer the predicate needs (no POS tags, no syntax), so that a

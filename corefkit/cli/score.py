@@ -132,11 +132,11 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
     dominant = {"coefficients": dominant_k, "scheme": dominant_scheme, "ranking": dominant_ranking}
     metric_options = None
     if by_type is not None or type_rules is not None:
-        from corefkit.scoring.by_type import by_type_request
+        from corefkit.scoring.metrics.by_type import by_type_request
 
         metrics, metric_options = by_type_request(metrics or "all", by_type, type_rules)
     if lweights is not None:
-        from corefkit.scoring.linguistic import lweights_request
+        from corefkit.scoring.metrics.linguistic import lweights_request
 
         metric_options = lweights_request(metrics, lweights, metric_options)
     with progress("scoring", quiet) as shown:

@@ -37,7 +37,6 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from corefkit.analysis.rules import (
@@ -55,8 +54,9 @@ from corefkit.errors import Repair, UsageError
 from corefkit.model import IDENTITY, Document, Entity, Mention
 from corefkit.model.typed_links import type_codes
 from corefkit.passes.registry import register_pass
+from corefkit.schemas import DIRECTORY
 
-RANKINGS_DIR = Path(__file__).resolve().parent.parent / "schemas" / "dominant"
+RANKINGS_DIR = DIRECTORY / "dominant"
 DOMINANT = "dominant"
 FALLBACK = "fallback: earliest mention"
 AUTO = "auto"

@@ -11,7 +11,7 @@ removed, and an entity left empty by that disappears; the number removed is repo
 repeated extent the key lacks stays in every entity that has it, one more twinless mention
 each time (``response_duplicates`` says which original it repeats): the metrics count it
 as the reference does — in the response's sizes and links, never as correct — and BLANC,
-whose link sets merge identical pairs, counts its links once (:func:`corefkit.scoring.metrics.
+whose link sets merge identical pairs, counts its links once (:func:`corefkit.scoring.metrics.standard.
 blanc_with_repeats`). Unlike the reference, the count never carries over from one document
 or metric to the next, and no file is refused. A repeated key extent keeps its first
 occurrence, with a count (the reference gives both occurrences the later id).

@@ -8,8 +8,14 @@ from typing import Any
 
 from corefkit.errors import FormatError, Repair, UsageError
 from corefkit.model import Document
-from corefkit.scoring.align import DocumentMentions, align_exact, document_mentions, note
-from corefkit.scoring.metrics import (
+from corefkit.scoring.align import (
+    DocumentMentions,
+    align_exact,
+    document_mentions,
+    note,
+)
+from corefkit.scoring.metrics.labelled import LABELLED_METRICS, combined_labeler
+from corefkit.scoring.metrics.standard import (
     CONLL_COMPONENTS,
     DEFAULT_METRICS,
     METRICS,
@@ -19,13 +25,12 @@ from corefkit.scoring.metrics import (
     reference_repeats,
 )
 from corefkit.scoring.partition import contingency
-from corefkit.scoring.plugins import LABELLED_METRICS, combined_labeler
 from corefkit.scoring.report import DocumentResult, MetricResult, ScoreReport
 
-DOMINANT = "dominant"  # the type-aware family of corefkit.scoring.dominant
-# metrics on mentions, defined by the CorefUD scorer (corefkit.scoring.match)
+DOMINANT = "dominant"  # the type-aware family of corefkit.scoring.metrics.dominant
+# metrics on mentions, defined by the CorefUD scorer (corefkit.scoring.semantics.corefud)
 COREFUD_METRICS = ("mor", "zero")
-# metrics of the UA scorer's extra layers (corefkit.scoring.ua)
+# metrics of the UA scorer's extra layers (corefkit.scoring.semantics.ua)
 UA_EXTRA_METRICS = ("non_referring", "bridging")
 
 
@@ -59,11 +64,11 @@ def parse_metrics(metrics: str | Sequence[str] | None) -> list[str]:
 # The built-in metrics that read mention labels, and the module that registers each: imported
 # only when one of them is asked for, so that a plain run does not compile them.
 LABELLED_MODULES = {
-    "by_type": "corefkit.scoring.by_type",        # Porada et al. 2024
-    "lmuc": "corefkit.scoring.linguistic",        # Chen & Ng 2013
-    "lbcub": "corefkit.scoring.linguistic",
-    "lceafm": "corefkit.scoring.linguistic",
-    "lceafe": "corefkit.scoring.linguistic",
+    "by_type": "corefkit.scoring.metrics.by_type",        # Porada et al. 2024
+    "lmuc": "corefkit.scoring.metrics.linguistic",        # Chen & Ng 2013
+    "lbcub": "corefkit.scoring.metrics.linguistic",
+    "lceafm": "corefkit.scoring.metrics.linguistic",
+    "lceafe": "corefkit.scoring.metrics.linguistic",
 }
 
 
@@ -131,7 +136,7 @@ def _choose_semantics(semantics: str | None, profile: str | None, key_format: st
                              f"{', '.join(SEMANTICS)}")
         return semantics
     if profile is not None:
-        from corefkit.scoring.match import load_profiles
+        from corefkit.scoring.semantics.corefud import load_profiles
 
         settings = load_profiles().get(profile)
         if settings is None:
@@ -211,10 +216,10 @@ def score(
     ``key_read_options`` / ``response_read_options`` add reader options for one side (the
     same LCC file read as key with ``layer=manualCoreferences@1`` and as response with ``@2``);
     ``dominant_options`` (``coefficients``, ``scheme``, ``ranking``) configure the ``dominant``
-    metric (:mod:`corefkit.scoring.dominant`).
+    metric (:mod:`corefkit.scoring.metrics.dominant`).
 
     CoNLL-U keys, and any run given ``match``, ``zero_match``, ``keep_zeros`` or ``profile``,
-    are scored with the CorefUD scorer 1.2's semantics (:mod:`corefkit.scoring.match`):
+    are scored with the CorefUD scorer 1.2's semantics (:mod:`corefkit.scoring.semantics.corefud`):
     mentions as node sets matched ``exact``, ``partial`` or by ``head``; zeros matched by
     position (``linear``) or by dependencies (``dependent``) or removed
     (``keep_zeros=False``); BLANC with the UA rule for absent link types; the metrics ``mor``
@@ -224,7 +229,7 @@ def score(
 
     CoNLL-UA (exploded) keys, UA profiles (``codi-crac22-ar``, ...) and the split-antecedent
     and discourse-deixis options select the Universal Anaphora scorer's semantics
-    (:mod:`corefkit.scoring.ua`): split antecedents scored by the generalized metrics of
+    (:mod:`corefkit.scoring.semantics.ua`): split antecedents scored by the generalized metrics of
     Paun et al. (2023) unless ``remove_split_antecedents``; ``only_split_antecedents``
     reports the split-antecedent alignment scores as the metrics; ``discourse_deixis``
     scores the DD layer; ``lea_split_importance`` is LEA's β; the metrics ``non_referring``
@@ -236,7 +241,7 @@ def score(
     from corefkit.passes import apply_passes
 
     if profile is not None and metrics is None:  # what the profile's official scorer prints
-        from corefkit.scoring.match import load_profiles
+        from corefkit.scoring.semantics.corefud import load_profiles
 
         metrics = load_profiles().get(profile, {}).get("metrics", metrics)
     names = parse_metrics(metrics)
@@ -252,7 +257,7 @@ def score(
         default_list = default_list or ("all" in asked and all(
             m in ("all", "") or m in LABELLED_METRICS for m in asked))
     if chosen == "corefud":
-        from corefkit.scoring.match import CorefUDScoring
+        from corefkit.scoring.semantics.corefud import CorefUDScoring
 
         if default_list:
             names = names[:len(DEFAULT_METRICS)] + list(COREFUD_METRICS) + names[len(DEFAULT_METRICS):]
@@ -262,7 +267,7 @@ def score(
             metrics=[m for m in COREFUD_METRICS if m in names])
         remove_singletons = scorer.remove_singletons
     elif chosen == "ua":
-        from corefkit.scoring.ua import UAScoring
+        from corefkit.scoring.semantics.ua import UAScoring
 
         if default_list:
             names = names[:len(DEFAULT_METRICS)] + list(UA_EXTRA_METRICS) + names[len(DEFAULT_METRICS):]
@@ -297,9 +302,15 @@ def score(
 
     dominant = None
     if DOMINANT in names:
-        from corefkit.scoring.dominant import TYPE_FREE, DominantCounts, document_counts
-        from corefkit.scoring.dominant import annotations as dominant_annotations
-        from corefkit.scoring.dominant import dominant_config
+        from corefkit.scoring.metrics.dominant import (
+            TYPE_FREE,
+            DominantCounts,
+            document_counts,
+            dominant_config,
+        )
+        from corefkit.scoring.metrics.dominant import (
+            annotations as dominant_annotations,
+        )
 
         dominant = dominant_config(**(dominant_options or {}))
     labelled = [LABELLED_METRICS[m] for m in names if m in LABELLED_METRICS]
@@ -379,7 +390,7 @@ def score(
         raise FormatError(f"the key {_source_name(key)} holds no document", check="file.no-documents")
     for m in needed + [m for m in (*COREFUD_METRICS, *UA_EXTRA_METRICS) if m in names]:
         if m == "bridging":
-            from corefkit.scoring.ua import BridgingCounts
+            from corefkit.scoring.semantics.ua import BridgingCounts
 
             totals.setdefault(m, BridgingCounts())
         else:

@@ -5,7 +5,7 @@ Following Porada et al. (2024), "Challenges to Evaluating the Generalization of 
 Resolution Models: A Measurement Modeling Perspective":
 
 * scores per setting (one key × one response): the metrics asked for and type-restricted B³
-  per mention type (§4.1.2, :mod:`corefkit.scoring.by_type`);
+  per mention type (§4.1.2, :mod:`corefkit.scoring.metrics.by_type`);
 * generalization gaps between a system's in-domain and out-of-domain settings,
   eq. (1)  AGG   = |S(in) − S(out)|      for an aggregate metric S (CoNLL F1 in the paper),
   eq. (2)  TGG_t = |S_t(in) − S_t(out)|  for type-restricted B³ of mention type t;
@@ -49,8 +49,8 @@ from typing import Any
 import numpy as np
 
 from corefkit.errors import Repair, UsageError
-from corefkit.scoring.by_type import BY_TYPE
-from corefkit.scoring.metrics import CONLL_COMPONENTS, BlancCounts, Counts
+from corefkit.scoring.metrics.by_type import BY_TYPE
+from corefkit.scoring.metrics.standard import CONLL_COMPONENTS, BlancCounts, Counts
 from corefkit.scoring.report import MetricResult, ScoreReport
 
 DEFAULT_METRICS = ("muc", "bcub", "ceafe", "conll")
@@ -136,7 +136,7 @@ def statistic(name: str, report: ScoreReport) -> Statistic:
         return Statistic(name, lambda ms: _counts_row(ms[BY_TYPE].counts[type_name].counts), _prf)
     counts = report.metrics[name].counts
     if isinstance(counts, BlancCounts):
-        from corefkit.scoring.match import CorefUDBlancCounts
+        from corefkit.scoring.semantics.corefud import CorefUDBlancCounts
 
         if isinstance(counts, CorefUDBlancCounts):
             rule = _blanc_ua

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from corefkit.errors import Repair
-from corefkit.scoring.metrics import BlancCounts, Counts
+from corefkit.scoring.metrics.standard import BlancCounts, Counts
 
 RULE = "-" * 74
 

@@ -16,7 +16,7 @@ import pytest
 from corefkit.cli.main import main
 from corefkit.errors import UsageError
 from corefkit.scoring.compare import SettingSpec, compare, permutation_test, statistic
-from corefkit.scoring.metrics import conll
+from corefkit.scoring.metrics.standard import conll
 from tests.conftest import CONFORMANCE, CORPORA
 
 DATA = CONFORMANCE / "data/reference-coreference-scorers/DataFiles"

@@ -12,7 +12,7 @@ import pytest
 import corefkit
 from corefkit.cli.main import main
 from corefkit.errors import FormatError, UsageError
-from corefkit.scoring.match import (
+from corefkit.scoring.semantics.corefud import (
     CorefUDBlancCounts,
     CorefUDScoring,
     UDMention,
@@ -20,7 +20,7 @@ from corefkit.scoring.match import (
     mention_overlap,
     zero_dependency_score,
 )
-from corefkit.scoring.metrics import Counts
+from corefkit.scoring.metrics.standard import Counts
 from tests.conftest import CONFORMANCE, FIXTURES, CORPORA
 
 TESTS = CONFORMANCE / "data/corefud-scorer/tests-corefud"

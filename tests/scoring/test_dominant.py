@@ -16,7 +16,7 @@ from corefkit.converters.lcc.writer import layer_content, serialize
 from corefkit.converters.registry import read, write
 from corefkit.errors import UsageError
 from corefkit.passes import get_pass
-from corefkit.scoring.dominant import (
+from corefkit.scoring.metrics.dominant import (
     DEFAULT_COEFFICIENTS,
     Annotation,
     ClassCounts,

@@ -13,8 +13,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefkit.scoring import metrics
-from corefkit.scoring.metrics import BlancCounts, Counts
+from corefkit.scoring.metrics import standard as metrics
+from corefkit.scoring.metrics.standard import BlancCounts, Counts
 from corefkit.scoring.partition import Partition, contingency
 
 

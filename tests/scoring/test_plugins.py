@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 import corefkit
-from corefkit.scoring.plugins import LABELLED_METRICS, LabelledMetric, register_labelled_metric
+from corefkit.scoring.metrics.labelled import LABELLED_METRICS, LabelledMetric, register_labelled_metric
 from tests.conftest import CONFORMANCE, CORPORA
 
 DATA = CONFORMANCE / "data/reference-coreference-scorers/DataFiles"

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 import corefkit
-from corefkit.scoring.metrics import Counts
+from corefkit.scoring.metrics.standard import Counts
 from corefkit.scoring.report import _show_rpf, perl_number
 from tests.conftest import CONFORMANCE, FIXTURES
 

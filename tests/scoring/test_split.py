@@ -20,10 +20,11 @@ import pytest
 from hypothesis import given, settings
 
 import corefkit
-from corefkit.scoring import metrics, split
-from corefkit.scoring.match import CorefUDBlancCounts
+from corefkit.scoring.metrics import split
+from corefkit.scoring.metrics import standard as metrics
+from corefkit.scoring.semantics.corefud import CorefUDBlancCounts
 from corefkit.scoring.partition import Partition
-from corefkit.scoring.split import ClusterPair, Markable, SplitItem
+from corefkit.scoring.metrics.split import ClusterPair, Markable, SplitItem
 from tests.conftest import CONFORMANCE
 from tests.scoring.test_metrics import partitions
 

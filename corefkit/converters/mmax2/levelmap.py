@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from corefkit.errors import FormatError, UsageError
+from corefkit.schemas import DIRECTORY
 
 MAP_FORMAT = "corefkit-mmax2-level-map/1"
-MAPS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
-                        "schemas", "mmax2")
+MAPS_DIR = str(DIRECTORY / "mmax2")
 DEFAULT_MAP = "generic"
 
 

@@ -76,9 +76,9 @@ from typing import Any
 from corefkit.errors import UsageError
 from corefkit.model import Document, Mention
 from corefkit.scoring.align import AlignedDocument, Labeler
-from corefkit.scoring.metrics import Counts
+from corefkit.scoring.metrics.labelled import LabelledMetric, register_labelled_metric
+from corefkit.scoring.metrics.standard import Counts
 from corefkit.scoring.partition import Contingency
-from corefkit.scoring.plugins import LabelledMetric, register_labelled_metric
 
 # Link categories: what the first-rule-that-applies weighting distinguishes.
 NAM, NOM, REST = 0, 1, 2

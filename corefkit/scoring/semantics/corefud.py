@@ -45,8 +45,9 @@ import numpy as np
 
 from corefkit.errors import FormatError
 from corefkit.model import IDENTITY, Document
+from corefkit.schemas import DIRECTORY
 from corefkit.scoring.align import AlignedDocument, Labeler, note
-from corefkit.scoring.metrics import BlancCounts, Counts, harmonic
+from corefkit.scoring.metrics.standard import BlancCounts, Counts, harmonic
 from corefkit.scoring.partition import Partition
 
 MATCHES = ("exact", "partial", "head", "craft")
@@ -490,10 +491,10 @@ def kept_repeats(key: UDDocument, response: UDDocument | None, found: CorefUDAli
 
     The scorer holds a mention whose nodes occur in two entities (or in two mentions of a
     response) in both, and every lookup finds the later entity; its metrics walk the entities'
-    mention lists (:mod:`corefkit.scoring.split`, the same lists as the UA scorer's, without
+    mention lists (:mod:`corefkit.scoring.metrics.split`, the same lists as the UA scorer's, without
     accommodated sets). A response mention aligned to a key mention stands for it.
     """
-    from corefkit.scoring import split
+    from corefkit.scoring.metrics import split
 
     head_mode = match == "head"
     keys = found.aligned.mention_keys
@@ -620,9 +621,8 @@ DEFAULTS = {"match": "exact", "zero_match": "linear", "keep_zeros": True, "remov
 def load_profiles() -> dict[str, dict]:
     """The scoring profiles of ``corefkit/schemas/profiles.json`` (name -> settings)."""
     import json
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "schemas" / "profiles.json"
+    path = DIRECTORY / "profiles.json"
     return json.loads(path.read_text(encoding="utf-8"))["profiles"]
 
 

@@ -45,7 +45,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from corefkit.scoring.metrics import BlancCounts, Counts, Number
+from corefkit.scoring.metrics.standard import BlancCounts, Counts, Number
 
 
 class Markable:

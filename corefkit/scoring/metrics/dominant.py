@@ -52,10 +52,11 @@ from corefkit.errors import UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity
 from corefkit.model.typed_links import LINKS, links
 from corefkit.model.typed_links import type_codes as _codes
+from corefkit.schemas import DIRECTORY
 from corefkit.scoring.align import match_key
-from corefkit.scoring.metrics import ratio, harmonic
+from corefkit.scoring.metrics.standard import harmonic, ratio
 
-SCHEMES_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMES_DIR = DIRECTORY
 DEFAULT_COEFFICIENTS = (Fraction(1), Fraction(3, 4), Fraction(1, 2), Fraction(1, 4))
 OUTCOMES = ("tp", "wt", "wl", "wtl", "fn", "fp")
 NO_CLASS = "-"

@@ -31,9 +31,9 @@ from corefkit.analysis.predicates import DocumentView, Predicate, resolve_predic
 from corefkit.errors import Repair
 from corefkit.model import Document, Mention
 from corefkit.scoring.align import AlignedDocument, Labeler
-from corefkit.scoring.metrics import Counts
+from corefkit.scoring.metrics.labelled import LabelledMetric, register_labelled_metric
+from corefkit.scoring.metrics.standard import Counts
 from corefkit.scoring.partition import Contingency
-from corefkit.scoring.plugins import LabelledMetric, register_labelled_metric
 
 BY_TYPE = "by_type"
 MAX_NAMED_DOCUMENTS = 3  # documents named in a warning about an undecidable type

@@ -5,7 +5,7 @@ of the CODI-CRAC 2021 and 2022 shared tasks) on real documents, in every mode it
 it departs from the papers, ``docs/deviations.md`` says how. What changes against the
 reference scorer's semantics:
 
-* **Split antecedents** are scored by the generalized metrics of :mod:`corefkit.scoring.split`
+* **Split antecedents** are scored by the generalized metrics of :mod:`corefkit.scoring.metrics.split`
   (on by default; ``remove_split_antecedents`` scores set entities as ordinary ones;
   ``only_split_antecedents`` reports the split-antecedent alignment scores instead). Nested
   sets are flattened; two entities with the same set are one entity.
@@ -14,7 +14,7 @@ reference scorer's semantics:
   reference scorer's semantics remove the later copy instead.
 * **Matching** is ``exact`` (the UA scorer 1.x), or, beyond it, ``partial`` (the key's Min
   span inside the response, inside the key; UA scorer 2.0 / CorefUD "partial-corefud") or
-  ``craft`` (CRAFT 2019), one to one through :mod:`corefkit.scoring.match`.
+  ``craft`` (CRAFT 2019), one to one through :mod:`corefkit.scoring.semantics.corefud`.
 * **BLANC** drops a part only when key and response both lack that kind of link.
 * **Non-referring** markables are scored on their own (identification P/R/F): one per
   non-referring id, its first markable, as the scorer reads them. **Bridging**: anaphor
@@ -32,9 +32,10 @@ from typing import Any, cast
 
 from corefkit.errors import Repair, UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Mention
-from corefkit.scoring import split
 from corefkit.scoring.align import Labeler, note
-from corefkit.scoring.match import (
+from corefkit.scoring.metrics import split
+from corefkit.scoring.metrics.standard import BlancCounts, Counts
+from corefkit.scoring.semantics.corefud import (
     CorefUDAlignment,
     CorefUDBlancCounts,
     CorefUDScoring,
@@ -45,7 +46,6 @@ from corefkit.scoring.match import (
     load_profiles,
     positions,
 )
-from corefkit.scoring.metrics import BlancCounts, Counts
 
 UA_MATCHES = ("exact", "partial", "craft")
 Identity = tuple  # a mention's node positions, as matching identifies it
@@ -58,7 +58,7 @@ class UADocument(UDDocument):
     ``clusters`` are the scored chains in the scorer's order (entities by their first
     markable, markables as they open), repeats kept; ``sets`` gives a chain's accommodated
     set as its members' markables; ``extents`` the (first, last) token of each markable,
-    which fixes the scorer's walk order (:class:`corefkit.scoring.split.Markable`).
+    which fixes the scorer's walk order (:class:`corefkit.scoring.metrics.split.Markable`).
     """
 
     sets: dict[int, list[tuple[Identity, ...]]] = field(default_factory=dict)
