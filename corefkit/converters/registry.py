@@ -270,22 +270,26 @@ def read(path: Any, format: str | None = None, *, lenient: bool = False,
         module = spec.reader()
         if spec.reads_paths:
             docs = module.read_path(file, display_name(file), **own)
-            yield from _strict(without_gc_pauses(docs), file, lenient)
+            yield from _strict(without_gc_pauses(docs), file, lenient, spec.name)
             continue
         with open_binary(file) as handle:
             docs = module.read_stream(handle, display_name(file), **own)
-            yield from _strict(without_gc_pauses(docs), file, lenient)
+            yield from _strict(without_gc_pauses(docs), file, lenient, spec.name)
 
 
-def _strict(docs: Iterator[Document], file: str, lenient: bool) -> Iterator[Document]:
-    """``docs``, refusing malformed input unless ``lenient``."""
+def _strict(docs: Iterator[Document], file: str, lenient: bool,
+            fmt: str | None = None) -> Iterator[Document]:
+    """``docs`` (read as format ``fmt``), refusing malformed input unless ``lenient``."""
     if lenient:
-        yield from docs
+        for doc in docs:
+            doc.source_format = fmt
+            yield doc
         return
     from corefkit.validation.checks import get_check  # the checks say what is malformed
 
     count = 0
     for doc in docs:
+        doc.source_format = fmt
         for repair in doc.repairs:
             check = get_check(repair.check)
             if check is not None and check.refused:

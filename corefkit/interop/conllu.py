@@ -202,4 +202,4 @@ def _read(items: Iterator[Any], name: str, entity_fields: str | None,
     reader = get("corefud").reader()
     stream = io.BufferedReader(_SerializedTokenLists(chained()), buffer_size=1 << 16)
     docs = reader.read_stream(stream, name, entity_fields=entity_fields)
-    yield from _strict(without_gc_pauses(docs), name, lenient)
+    yield from _strict(without_gc_pauses(docs), name, lenient, "corefud")

@@ -104,6 +104,7 @@ class _FromUdapi:
             self.anonymous += 1
             doc_id = self.name if self.anonymous == 1 else f"{self.name}-{self.anonymous}"
         doc = Document(doc_id)
+        doc.source_format = "corefud"
         doc.attrs["conllu"] = True
         doc.attrs["conllu_read_id"] = doc_id
         if self.declaration:

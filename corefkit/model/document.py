@@ -46,7 +46,9 @@ class Document:
     ``id`` and ``part`` identify the document (CoNLL-2012 documents have parts; the others use
     ``part=None``); key and response documents are paired on :meth:`pair_key`. ``meta`` holds
     document metadata, ``attrs`` format-specific things a writer may need again, ``repairs``
-    what the reader changed or warned about, ``file`` and ``line`` where it was read from.
+    what the reader changed or warned about, ``file`` and ``line`` where it was read from, and
+    ``source_format`` the format it was read from (set by the reader: scoring chooses its
+    semantics by it).
     """
 
     def __init__(self, id: str, part: str | None = None, *, file: str | None = None) -> None:
@@ -54,6 +56,7 @@ class Document:
         self.part = part
         self.file = file
         self.line: int | None = None
+        self.source_format: str | None = None
         self._tokens: list[Token] = []
         self._token_factory: Callable[[], list[Token]] | None = None
         self._deferred_count = 0
@@ -477,6 +480,7 @@ class Document:
         new = Document(self.id, self.part, file=self.file)
         memo[id(self)] = new
         new.line = self.line
+        new.source_format = self.source_format
         new.tokens = _copy.deepcopy(self.tokens, memo)
         new.sentences = _copy.deepcopy(self.sentences, memo)
         new.meta = dict(self.meta)

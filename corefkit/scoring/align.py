@@ -98,6 +98,15 @@ class AlignedDocument:
     response_duplicates: dict[int, int] = field(default_factory=dict)
 
 
+@dataclass
+class Alignment:
+    """What a semantics' alignment of one document gives: the aligned partitions, and the
+    counts of metrics that the alignment computes itself (``extra``: metric -> counts)."""
+
+    aligned: AlignedDocument
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
 def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> AlignedDocument:
     """Align by identical extents; ``response=None`` scores a document the response lacks."""
     index: dict[MatchKey, int] = {}

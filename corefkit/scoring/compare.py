@@ -136,7 +136,7 @@ def statistic(name: str, report: ScoreReport) -> Statistic:
         return Statistic(name, lambda ms: _counts_row(ms[BY_TYPE].counts[type_name].counts), _prf)
     counts = report.metrics[name].counts
     if isinstance(counts, BlancCounts):
-        from corefkit.scoring.semantics.corefud import CorefUDBlancCounts
+        from corefkit.scoring.metrics.standard import CorefUDBlancCounts
 
         if isinstance(counts, CorefUDBlancCounts):
             rule = _blanc_ua

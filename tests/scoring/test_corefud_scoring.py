@@ -12,16 +12,15 @@ import pytest
 import corefkit
 from corefkit.cli.main import main
 from corefkit.errors import FormatError, UsageError
+from corefkit.scoring.metrics.standard import CorefUDBlancCounts, Counts
+from corefkit.scoring.profiles import load_profiles
 from corefkit.scoring.semantics.corefud import (
-    CorefUDBlancCounts,
     CorefUDScoring,
     UDMention,
-    load_profiles,
     mention_overlap,
     zero_dependency_score,
 )
-from corefkit.scoring.metrics.standard import Counts
-from tests.conftest import CONFORMANCE, FIXTURES, CORPORA
+from tests.conftest import CONFORMANCE, CORPORA, FIXTURES
 
 TESTS = CONFORMANCE / "data/corefud-scorer/tests-corefud"
 ZEROS = TESTS / "zeros"

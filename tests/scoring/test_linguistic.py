@@ -18,7 +18,12 @@ from hypothesis import strategies as st
 import corefkit
 from corefkit.errors import UsageError
 from corefkit.model import Document
-from corefkit.scoring.metrics.linguistic import W4, LinkWeights, parse_weights, tree_weight
+from corefkit.scoring.metrics.linguistic import (
+    W4,
+    LinkWeights,
+    parse_weights,
+    tree_weight,
+)
 from tests.conftest import CONFORMANCE, CORPORA
 
 L = ("lmuc", "lbcub", "lceafm", "lceafe")

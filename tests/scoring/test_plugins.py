@@ -7,7 +7,8 @@ from dataclasses import dataclass
 import pytest
 
 import corefkit
-from corefkit.scoring.metrics.labelled import LABELLED_METRICS, LabelledMetric, register_labelled_metric
+from corefkit.scoring.metrics.labelled import LabelledMetric, register_labelled_metric
+from corefkit.scoring.metrics.registry import unregister_metric
 from tests.conftest import CONFORMANCE, CORPORA
 
 DATA = CONFORMANCE / "data/reference-coreference-scorers/DataFiles"
@@ -37,7 +38,7 @@ def first_word_metric():
     register_labelled_metric(LabelledMetric("words", "first words", labeler, compute,
                                             {"upper": False}))
     yield
-    del LABELLED_METRICS["words"]
+    unregister_metric("words")
 
 
 def test_labels_on_the_exact_path(first_word_metric):

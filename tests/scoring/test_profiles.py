@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import corefkit
-from corefkit.scoring.semantics.corefud import load_profiles
+from corefkit.scoring.profiles import load_profiles
 from tests.conftest import CONFORMANCE, FIXTURES
 from tests.scoring.test_real_conformance import UA_BRIDGING, _suite, _value
 

@@ -22,9 +22,9 @@ from hypothesis import given, settings
 import corefkit
 from corefkit.scoring.metrics import split
 from corefkit.scoring.metrics import standard as metrics
-from corefkit.scoring.semantics.corefud import CorefUDBlancCounts
-from corefkit.scoring.partition import Partition
 from corefkit.scoring.metrics.split import ClusterPair, Markable, SplitItem
+from corefkit.scoring.metrics.standard import CorefUDBlancCounts
+from corefkit.scoring.partition import Partition
 from tests.conftest import CONFORMANCE
 from tests.scoring.test_metrics import partitions
 

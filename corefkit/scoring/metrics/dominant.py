@@ -48,12 +48,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from corefkit.errors import UsageError
+from corefkit.errors import Repair, UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity
 from corefkit.model.typed_links import LINKS, links
 from corefkit.model.typed_links import type_codes as _codes
 from corefkit.schemas import DIRECTORY
 from corefkit.scoring.align import match_key
+from corefkit.scoring.metrics.registry import LINKS as LINKS_FAMILY
+from corefkit.scoring.metrics.registry import MetricSpec, register_metric
 from corefkit.scoring.metrics.standard import harmonic, ratio
 
 SCHEMES_DIR = DIRECTORY
@@ -307,6 +309,14 @@ class DominantCounts:
                               self.untyped_annotations + other.untyped_annotations,
                               self.annotations + other.annotations)
 
+    def notes(self) -> list[Repair]:
+        """The warning that the type-free variant was scored (annotations without codes)."""
+        if self.variant != TYPE_FREE:
+            return []
+        return [Repair("dominant.type-free", f"dominant: {self.untyped_annotations} annotations "
+                       "have no type code; scored type-free (WT counted as TP, WTL as WL)",
+                       action="scored")]
+
     # ------------------------------------------------------------------ results
     @property
     def variant(self) -> str:
@@ -444,3 +454,17 @@ def document_counts(key: list[Annotation], response: list[Annotation] | None,
         untyped,
         len(key) + len(response),
     )
+
+
+def _configure(options: dict[str, Any] | None) -> DominantConfig:
+    return dominant_config(**(options or {}))
+
+
+def _annotate(doc: Document, config: DominantConfig) -> list[Annotation]:
+    return annotations(doc, config.ranking)
+
+
+register_metric(MetricSpec(
+    "dominant", "type-aware dominant-mention evaluation (Žitkus et al. 2023)", LINKS_FAMILY,
+    compute=document_counts, configure=_configure, annotate=_annotate,
+    empty=lambda config: DominantCounts(config)))

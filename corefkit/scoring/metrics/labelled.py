@@ -30,11 +30,11 @@ class LabelledMetric:
     options: dict[str, Any] = field(default_factory=dict)  # defaults
 
 
-LABELLED_METRICS: dict[str, LabelledMetric] = {}
-
-
 def register_labelled_metric(metric: LabelledMetric) -> LabelledMetric:
-    LABELLED_METRICS[metric.name] = metric
+    """Register a metric that reads mention labels (in the one metric registry)."""
+    from corefkit.scoring.metrics.registry import LABELLED, MetricSpec, register_metric
+
+    register_metric(MetricSpec(metric.name, metric.description, LABELLED, labelled=metric))
     return metric
 
 

@@ -45,7 +45,12 @@ from typing import Any, Union
 
 import numpy as np
 
-from corefkit.scoring.metrics.standard import BlancCounts, Counts, Number
+from corefkit.scoring.metrics.standard import (
+    BlancCounts,
+    CorefUDBlancCounts,
+    Counts,
+    Number,
+)
 
 
 class Markable:
@@ -532,6 +537,47 @@ def score(metric: str, doc: ClusterPair, importance: Number = 1) -> MetricCounts
 
 def blanc(coref: MetricCounts, noncoref: MetricCounts) -> BlancCounts:
     return BlancCounts(coref.counts, noncoref.counts)
+
+
+@dataclass(frozen=True)
+class SplitOnlyBlancCounts(CorefUDBlancCounts):
+    """BLANC of ``only_split_antecedents``: the split-antecedent counts of both parts, averaged
+    over the parts that the main scores have links of (the scorer decides on those)."""
+
+    scored: BlancCounts = field(default_factory=BlancCounts)
+
+    def __add__(self, other: BlancCounts) -> SplitOnlyBlancCounts:
+        scored = other.scored if isinstance(other, SplitOnlyBlancCounts) else BlancCounts()
+        return SplitOnlyBlancCounts(self.coref + other.coref, self.noncoref + other.noncoref,
+                                    self.scored + scored)
+
+    def _parts(self) -> tuple[Fraction, Fraction, Fraction]:
+        used = [split_part for split_part, main in ((self.coref, self.scored.coref),
+                                                    (self.noncoref, self.scored.noncoref))
+                if main.recall_den != 0 or main.precision_den != 0]
+        if not used:
+            return Fraction(0), Fraction(0), Fraction(0)
+        n = len(used)
+        return (sum((c.recall for c in used), Fraction(0)) / n,
+                sum((c.precision for c in used), Fraction(0)) / n,
+                sum((c.f1 for c in used), Fraction(0)) / n)
+
+
+def generalized(metric: str, doc: ClusterPair, importance: Number = 1) -> tuple[Counts, Counts]:
+    """A metric generalized to split antecedents on one document (Paun et al. 2023, §5):
+    (its counts, the counts of the split-antecedent alignment alone)."""
+    scored = score(metric, doc, importance)
+    return scored.counts, scored.split or Counts()
+
+
+def generalized_blanc(doc: ClusterPair, importance: Number = 1
+                      ) -> tuple[CorefUDBlancCounts, SplitOnlyBlancCounts]:
+    """BLANC generalized (§5.5): each link type aligns the sets on its own F1, as the UA
+    scorer does; (the counts, the split-antecedent counts of both parts)."""
+    coref, noncoref = score("blanc-coref", doc), score("blanc-noncoref", doc)
+    return (CorefUDBlancCounts(coref.counts, noncoref.counts),
+            SplitOnlyBlancCounts(coref.split or Counts(), noncoref.split or Counts(),
+                                 blanc(coref, noncoref)))
 
 
 # ============================================================================ --explain

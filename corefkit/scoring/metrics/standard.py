@@ -101,6 +101,29 @@ class BlancCounts:
         return self._parts()[2]
 
 
+class CorefUDBlancCounts(BlancCounts):
+    """BLANC with the CorefUD / UA scorers' rule for absent link types.
+
+    A part (coreference or non-coreference links) is left out only when neither the key nor
+    the response has links of that type; otherwise its P, R and F (0 when the numerator is
+    0) enter the average (DISAGREEMENTS.md item 2). The reference scorer drops a part as soon
+    as the key has no links of that type; :class:`BlancCounts` follows that.
+    """
+
+    def __add__(self, other: BlancCounts) -> CorefUDBlancCounts:
+        return CorefUDBlancCounts(self.coref + other.coref, self.noncoref + other.noncoref)
+
+    def _parts(self) -> tuple[Fraction, Fraction, Fraction]:
+        used = [c for c in (self.coref, self.noncoref)
+                if c.recall_den != 0 or c.precision_den != 0]
+        if not used:
+            return Fraction(0), Fraction(0), Fraction(0)
+        recall = sum((c.recall for c in used), Fraction(0)) / len(used)
+        precision = sum((c.precision for c in used), Fraction(0)) / len(used)
+        f1 = sum((harmonic(c.precision, c.recall) for c in used), Fraction(0)) / len(used)
+        return recall, precision, f1
+
+
 # ---------------------------------------------------------------------------- helpers
 def _pairs(n: np.ndarray) -> np.ndarray:
     """n choose 2, elementwise."""

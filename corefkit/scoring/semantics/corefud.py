@@ -38,17 +38,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from corefkit.errors import FormatError
+from corefkit.errors import FormatError, Repair
 from corefkit.model import IDENTITY, Document
-from corefkit.schemas import DIRECTORY
-from corefkit.scoring.align import AlignedDocument, Labeler, note
-from corefkit.scoring.metrics.standard import BlancCounts, Counts, harmonic
+from corefkit.scoring.align import AlignedDocument, Alignment, Labeler, note
+from corefkit.scoring.metrics.standard import (
+    BlancCounts,
+    CorefUDBlancCounts,
+    Counts,
+)
 from corefkit.scoring.partition import Partition
+from corefkit.scoring.profiles import profile_settings
 
 MATCHES = ("exact", "partial", "head", "craft")
 ZERO_MATCHES = ("linear", "dependent")
@@ -95,40 +98,15 @@ class UDDocument:
 
 
 @dataclass
-class CorefUDAlignment:
+class CorefUDAlignment(Alignment):
     """An aligned document plus the counts of the metrics defined on mentions (mor, zero).
 
     ``key_index`` / ``response_index`` give the shared index of every mention by its
     identity (for scorers that relate other annotation, e.g. split antecedents, to it).
     """
 
-    aligned: AlignedDocument
-    extra: dict[str, Any] = field(default_factory=dict)  # metric -> its counts (Counts, ...)
     key_index: dict[Any, int] = field(default_factory=dict)
     response_index: dict[Any, int] = field(default_factory=dict)
-
-
-class CorefUDBlancCounts(BlancCounts):
-    """BLANC with the CorefUD / UA scorers' rule for absent link types.
-
-    A part (coreference or non-coreference links) is left out only when neither the key nor
-    the response has links of that type; otherwise its P, R and F (0 when the numerator is
-    0) enter the average (DISAGREEMENTS.md item 2). The reference scorer drops a part as soon
-    as the key has no links of that type; :class:`BlancCounts` follows that.
-    """
-
-    def __add__(self, other: BlancCounts) -> CorefUDBlancCounts:
-        return CorefUDBlancCounts(self.coref + other.coref, self.noncoref + other.noncoref)
-
-    def _parts(self) -> tuple[Fraction, Fraction, Fraction]:
-        used = [c for c in (self.coref, self.noncoref)
-                if c.recall_den != 0 or c.precision_den != 0]
-        if not used:
-            return Fraction(0), Fraction(0), Fraction(0)
-        recall = sum((c.recall for c in used), Fraction(0)) / len(used)
-        precision = sum((c.precision for c in used), Fraction(0)) / len(used)
-        f1 = sum((harmonic(c.precision, c.recall) for c in used), Fraction(0)) / len(used)
-        return recall, precision, f1
 
 
 # ============================================================================ reduction
@@ -618,17 +596,13 @@ PROFILE_KEYS = ("match", "zero_match", "keep_zeros", "remove_singletons")
 DEFAULTS = {"match": "exact", "zero_match": "linear", "keep_zeros": True, "remove_singletons": False}
 
 
-def load_profiles() -> dict[str, dict]:
-    """The scoring profiles of ``corefkit/schemas/profiles.json`` (name -> settings)."""
-    import json
-
-    path = DIRECTORY / "profiles.json"
-    return json.loads(path.read_text(encoding="utf-8"))["profiles"]
-
-
 @dataclass
 class CorefUDScoring:
-    """The CorefUD-scorer semantics for one run: how to reduce and align documents."""
+    """The CorefUD scorer's semantics for one run (:class:`corefkit.scoring.semantics.
+    Semantics`): how to reduce and align documents."""
+
+    name: ClassVar[str] = "corefud"
+    label: ClassVar[str] = "corefud-scorer-1.2"
 
     match: str = "exact"
     zero_match: str = "linear"
@@ -647,11 +621,8 @@ class CorefUDScoring:
 
         chosen = dict(DEFAULTS)
         if profile is not None:
-            profiles = load_profiles()
-            if profile not in profiles:
-                raise UsageError(f"unknown scoring profile {profile!r}; known profiles: "
-                                 f"{', '.join(sorted(profiles))}")
-            chosen.update({k: v for k, v in profiles[profile].items() if k in PROFILE_KEYS})
+            chosen.update({k: v for k, v in profile_settings(profile).items()
+                           if k in PROFILE_KEYS})
         explicit = {"match": match, "zero_match": zero_match, "keep_zeros": keep_zeros,
                     "remove_singletons": remove_singletons}
         chosen.update({k: v for k, v in explicit.items() if v is not None})
@@ -687,8 +658,14 @@ class CorefUDScoring:
                                      "mentions kept in both entities (CorefUD scorer rule)")]
         return found
 
+    def adjust(self, counts: dict[str, Any], alignment: Alignment) -> dict[str, Any]:
+        return counts
+
+    def warnings(self) -> list[Repair]:
+        return []
+
     @staticmethod
-    def counts(counts: dict[str, Counts | BlancCounts]) -> dict[str, Counts | BlancCounts]:
+    def finish(counts: dict[str, Any]) -> dict[str, Any]:
         """Counts with BLANC under the CorefUD scorer's rule for absent link types."""
         blanc = counts.get("blanc")
         if blanc is not None and not isinstance(blanc, CorefUDBlancCounts):

@@ -28,22 +28,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from corefkit.errors import Repair, UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Mention
-from corefkit.scoring.align import Labeler, note
+from corefkit.scoring.align import Alignment, Labeler, note
 from corefkit.scoring.metrics import split
-from corefkit.scoring.metrics.standard import BlancCounts, Counts
+from corefkit.scoring.metrics.registry import partition_metrics
+from corefkit.scoring.metrics.standard import Counts
+from corefkit.scoring.profiles import profile_settings
 from corefkit.scoring.semantics.corefud import (
     CorefUDAlignment,
-    CorefUDBlancCounts,
     CorefUDScoring,
     UDDocument,
     UDMention,
     align_corefud,
     check_alignment,
-    load_profiles,
     positions,
 )
 
@@ -340,34 +340,13 @@ def bridging_counts(key: UADocument, response: UADocument | None, found: CorefUD
     )
 
 
-@dataclass(frozen=True)
-class SplitOnlyBlancCounts(CorefUDBlancCounts):
-    """BLANC of ``only_split_antecedents``: the split-antecedent counts of both parts, averaged
-    over the parts that the main scores have links of (the scorer decides on those)."""
-
-    scored: BlancCounts = field(default_factory=BlancCounts)
-
-    def __add__(self, other: BlancCounts) -> SplitOnlyBlancCounts:
-        scored = other.scored if isinstance(other, SplitOnlyBlancCounts) else BlancCounts()
-        return SplitOnlyBlancCounts(self.coref + other.coref, self.noncoref + other.noncoref,
-                                    self.scored + scored)
-
-    def _parts(self) -> tuple[Fraction, Fraction, Fraction]:
-        used = [split_part for split_part, main in ((self.coref, self.scored.coref),
-                                                    (self.noncoref, self.scored.noncoref))
-                if main.recall_den != 0 or main.precision_den != 0]
-        if not used:
-            return Fraction(0), Fraction(0), Fraction(0)
-        n = len(used)
-        return (sum((c.recall for c in used), Fraction(0)) / n,
-                sum((c.precision for c in used), Fraction(0)) / n,
-                sum((c.f1 for c in used), Fraction(0)) / n)
-
-
 # ---------------------------------------------------------------------------- semantics
 @dataclass
 class UAScoring:
-    """The UA-scorer semantics for one run (same interface as ``match.CorefUDScoring``)."""
+    """The UA scorer's semantics for one run (:class:`corefkit.scoring.semantics.Semantics`)."""
+
+    name: ClassVar[str] = "ua"
+    label: ClassVar[str] = "ua-scorer"
 
     match: str = "exact"
     keep_zeros: bool = True
@@ -387,13 +366,7 @@ class UAScoring:
                 only_split_antecedents: bool = False, discourse_deixis: bool = False,
                 lea_split_importance: Any = None, profile: str | None = None,
                 metrics: Sequence[str] = (), explain: bool = False) -> UAScoring:
-        settings: dict[str, Any] = {}
-        if profile is not None:
-            profiles = load_profiles()
-            if profile not in profiles:
-                raise UsageError(f"unknown scoring profile {profile!r}; known profiles: "
-                                 f"{', '.join(sorted(profiles))}")
-            settings.update(profiles[profile])
+        settings: dict[str, Any] = profile_settings(profile) if profile is not None else {}
         chosen_match = match or settings.get("match", "exact")
         if chosen_match == "partial-corefud":
             chosen_match = "partial"
@@ -456,39 +429,31 @@ class UAScoring:
 
     def _coreference(self, name: str, pair: split.ClusterPair,
                      found: CorefUDAlignment) -> dict[str, Any]:
-        """The generalized metrics where sets or repeated markables make them differ from the
-        standard ones on partitions; with neither, the partition metrics are the same numbers."""
+        """The generalized metrics (Paun et al. 2023) asked for, where sets or repeated
+        markables make them differ from the standard ones on partitions (with neither, the
+        partition metrics give the same numbers and are used); split-only runs report the
+        split-antecedent part of each."""
         aligned = found.aligned
         has_sets = bool(split.split_items(pair.key) or split.split_items(pair.response))
-        if not has_sets and not (aligned.key_repeats or aligned.response_repeats):
-            # split-only: nothing to count but BLANC's main counts, which ``counts`` keeps
-            return {m: Counts() for m in ("muc", "bcub", "ceafm", "ceafe", "lea")} \
-                if self.only_splits else {}
-        if aligned.key_repeats or aligned.response_repeats:
+        repeats = aligned.key_repeats or aligned.response_repeats
+        if not (has_sets or repeats or self.only_splits):
+            return {}
+        if repeats:
             aligned.notes[:] = [note("score.repeated-mentions", name,
                                      f"{aligned.key_repeats + aligned.response_repeats} repeated "
                                      "markables kept in both entities (UA scorer rule)")]
         if self.explanations is not None and has_sets:
             self.explanations.append(split.explain(name, pair))
         counts: dict[str, Any] = {}
-        for metric in ("muc", "bcub", "ceafm", "ceafe", "lea"):
-            scored = split.score(metric, pair, self.lea_split_importance)
-            counts[metric] = (scored.split or Counts()) if self.only_splits else scored.counts
-        coref, noncoref = split.score("blanc-coref", pair), split.score("blanc-noncoref", pair)
-        if self.only_splits:
-            counts["blanc"] = SplitOnlyBlancCounts(coref.split or Counts(),
-                                                   noncoref.split or Counts(),
-                                                   split.blanc(coref, noncoref))
-        else:
-            counts["blanc"] = CorefUDBlancCounts(coref.counts, noncoref.counts)
+        for spec in partition_metrics(self.metrics):
+            if spec.split is not None:
+                full, only = spec.split(pair, self.lea_split_importance)
+                counts[spec.name] = only if self.only_splits else full
         return counts
 
-    def counts(self, counts: dict[str, Any]) -> dict[str, Any]:
-        """BLANC under the UA scorer's rule for absent link types; in split-only runs, BLANC
-        of a document without sets keeps its main counts (they decide which parts count)."""
-        blanc = counts.get("blanc")
-        if self.only_splits and isinstance(blanc, BlancCounts) \
-                and not isinstance(blanc, SplitOnlyBlancCounts):
-            counts["blanc"] = SplitOnlyBlancCounts(scored=blanc)
-            return counts
-        return CorefUDScoring.counts(counts)
+    def adjust(self, counts: dict[str, Any], alignment: Alignment) -> dict[str, Any]:
+        return counts
+
+    def finish(self, counts: dict[str, Any]) -> dict[str, Any]:
+        """BLANC under the UA scorer's rule for absent link types."""
+        return CorefUDScoring.finish(counts)

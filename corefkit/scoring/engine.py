@@ -1,0 +1,293 @@
+"""The scoring pipeline: documents → reduced documents → pairs → counts → totals.
+
+:class:`DocumentScorer` holds what one process needs for a run (the semantics strategy, the
+labeler, the links metrics' configuration), built from a :class:`ScoreConfig`; its
+:meth:`~DocumentScorer.score` turns one reduced key document and its response into
+:class:`DocumentCounts`, additive and picklable. :func:`pair_documents` pairs two streams of
+reduced documents as they are read: documents in the same order pair without buffering; a
+response out of order waits in an index until its key comes, so memory is bounded by the
+documents read ahead, not by the corpus. :class:`Totals` sums counts exactly, in any order.
+
+The serial run is :func:`run_serial`; :mod:`corefkit.scoring.parallel` runs the same pieces in
+processes or on a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from corefkit.errors import FormatError, Repair
+from corefkit.model import Document
+from corefkit.scoring.align import note
+from corefkit.scoring.config import ScoreConfig
+from corefkit.scoring.metrics import registry
+from corefkit.scoring.partition import contingency
+
+
+# ---------------------------------------------------------------------------- documents
+@dataclass
+class Reduced:
+    """A document as scoring needs it: the semantics' reduction plus the links metrics' links."""
+
+    doc: Any                                   # DocumentMentions, UDDocument, ...
+    links: dict[str, Any] = field(default_factory=dict)
+    repairs: list[Repair] = field(default_factory=list)
+
+    @property
+    def pair_key(self) -> tuple[str, str]:
+        return self.doc.pair_key
+
+    @property
+    def name(self) -> str:
+        return self.doc.name
+
+
+@dataclass
+class DocumentCounts:
+    """One document's counts (metric -> additive counts) and what scoring it noticed."""
+
+    name: str
+    counts: dict[str, Any]
+    notes: list[Repair] = field(default_factory=list)
+    key_repeats: int = 0
+    response_repeats: int = 0
+    explanations: list[dict[str, Any]] = field(default_factory=list)
+
+
+class DocumentScorer:
+    """What one process needs to reduce and score documents of a run."""
+
+    def __init__(self, config: ScoreConfig) -> None:
+        self.config = config
+        self.semantics = config.strategy()
+        self.labeler = config.labeler()
+        self.labelled = config.labelled()
+        self.links = config.links()
+        computed = config.computed()
+        self.partition = [registry.get(n) for n in computed
+                          if registry.get(n).family == registry.PARTITION]
+
+    def reduce(self, doc: Document) -> Reduced:
+        """A read (and normalized) document, reduced by the run's semantics."""
+        links = {name: spec.annotate(doc, cfg) for name, spec, cfg in self.links}
+        repairs = [r for r in doc.repairs if not r.check.startswith("pass.")]
+        return Reduced(self.semantics.reduce(doc, self.labeler), links, repairs)
+
+    def score(self, key: Reduced, response: Reduced | None) -> DocumentCounts:
+        """The counts of one key document against its response (``None``: missing)."""
+        semantics = self.semantics
+        found = semantics.align(key.doc, response.doc if response is not None else None)
+        aligned = found.aligned
+        table = contingency(aligned.key, aligned.response)
+        counts: dict[str, Any] = {spec.name: spec.compute(aligned.key, aligned.response, table)
+                                  for spec in self.partition if spec.name not in found.extra}
+        counts = semantics.adjust(counts, found)
+        counts.update(found.extra)
+        for name, spec, cfg in self.links:
+            counts[name] = spec.compute(key.links[name],
+                                        response.links[name] if response is not None else None,
+                                        cfg)
+        options = self.config.metric_options
+        for metric in self.labelled:
+            counts[metric.name] = metric.compute(
+                aligned, table, {**metric.options, **options.get(metric.name, {})})
+        explanations = getattr(semantics, "explanations", None) or []
+        result = DocumentCounts(key.name, semantics.finish(counts), list(aligned.notes),
+                                aligned.key_repeats, aligned.response_repeats,
+                                list(explanations))
+        if explanations:
+            explanations.clear()
+        return result
+
+
+def score_document(key_doc: Document, response_doc: Document | None,
+                   config: ScoreConfig) -> DocumentCounts:
+    """Score one key document against its response (``None``: the response lacks it).
+
+    Pure: the same documents and configuration give the same counts, in any process. Passes
+    are not applied here (the pipeline applies them while reading).
+    """
+    scorer = DocumentScorer(config)
+    return scorer.score(scorer.reduce(key_doc),
+                        scorer.reduce(response_doc) if response_doc is not None else None)
+
+
+# ---------------------------------------------------------------------------- pairing
+@dataclass
+class Pairing:
+    """What pairing found besides the pairs: documents only one side has."""
+
+    missing: list[Reduced] = field(default_factory=list)       # key documents, no response
+    extra: list[Reduced] = field(default_factory=list)         # response documents, no key
+
+
+def pair_documents(keys: Iterable[Reduced], responses: Iterable[Reduced],
+                   pairing: Pairing) -> Iterator[tuple[Reduced, Reduced | None]]:
+    """Pairs (key, response) by (name, part), streaming.
+
+    The n-th key document called X pairs with the n-th response document called X. Responses
+    are read only as far as the current key needs; those read ahead wait in an index.
+    Response documents left at the end are in ``pairing.extra``.
+    """
+    waiting: dict[tuple[tuple[str, str], int], Reduced] = {}
+    seen_response: dict[tuple[str, str], int] = {}
+    seen_key: dict[tuple[str, str], int] = {}
+    stream = iter(responses)
+    exhausted = False
+    for key in keys:
+        n = seen_key.get(key.pair_key, 0)
+        seen_key[key.pair_key] = n + 1
+        wanted = (key.pair_key, n)
+        while wanted not in waiting and not exhausted:
+            response = next(stream, None)
+            if response is None:
+                exhausted = True
+                break
+            m = seen_response.get(response.pair_key, 0)
+            seen_response[response.pair_key] = m + 1
+            waiting[(response.pair_key, m)] = response
+        answer = waiting.pop(wanted, None)
+        if answer is None:
+            pairing.missing.append(key)
+        yield key, answer
+    pairing.extra.extend(waiting.values())
+    pairing.extra.extend(stream)
+
+
+# ---------------------------------------------------------------------------- totals
+class Totals:
+    """The exact sums of a run's document counts, and everything scoring noticed."""
+
+    def __init__(self, config: ScoreConfig) -> None:
+        self.config = config
+        self.counts: dict[str, Any] = {}
+        self.documents = 0
+        self.per_document: list[DocumentCounts] = []
+        self.notes: list[Repair] = []
+        self.key_repeats = self.response_repeats = 0
+        self.explanations: list[dict[str, Any]] = []
+
+    def add(self, result: DocumentCounts) -> None:
+        for name, value in result.counts.items():
+            self.counts[name] = self.counts[name] + value if name in self.counts else value
+        self.documents += 1
+        self.notes.extend(result.notes)
+        self.key_repeats += result.key_repeats
+        self.response_repeats += result.response_repeats
+        self.explanations.extend(result.explanations)
+        if self.config.per_document:
+            self.per_document.append(result)
+
+    def merge(self, other: Totals) -> None:
+        """Add another run's totals (a worker's share of the documents)."""
+        for name, value in other.counts.items():
+            self.counts[name] = self.counts[name] + value if name in self.counts else value
+        self.documents += other.documents
+        self.notes.extend(other.notes)
+        self.key_repeats += other.key_repeats
+        self.response_repeats += other.response_repeats
+        self.explanations.extend(other.explanations)
+        self.per_document.extend(other.per_document)
+
+    def finished(self, semantics: Any) -> dict[str, Any]:
+        """The totals of every computed metric (metrics no document had count zero)."""
+        counts = dict(self.counts)
+        for name in self.config.computed():
+            spec = registry.get(name)
+            if name in counts or spec.family == registry.DERIVED:
+                continue
+            if spec.family == registry.LINKS:
+                counts[name] = spec.empty(spec.configure(self.config.metric_options.get(name)))
+            elif spec.empty is not None:
+                counts[name] = spec.empty()
+            else:
+                from corefkit.scoring.metrics.standard import Counts
+
+                counts[name] = Counts()
+        return semantics.finish(counts)
+
+
+# ---------------------------------------------------------------------------- reading
+def reduced_documents(source: Any, side: str, scorer: DocumentScorer,
+                      repairs: list[Repair]) -> Iterator[Reduced]:
+    """One side's documents, read, normalized and reduced one at a time."""
+    from corefkit.passes import apply_passes
+
+    config = scorer.config
+    docs = documents_of(source, config.side_format(side), side_options(config, side),
+                        config.lenient)
+    for doc in apply_passes(docs, config.all_passes()):
+        reduced = scorer.reduce(doc)
+        repairs.extend(reduced.repairs)
+        yield reduced
+
+
+def side_options(config: ScoreConfig, side: str) -> dict[str, Any]:
+    shared = config.read_options
+    own = config.key_read_options if side == "key" else config.response_read_options
+    return {**shared, **own}
+
+
+def documents_of(source: Any, format: str | None, options: dict[str, Any],
+                 lenient: bool) -> Iterable[Document]:
+    """Documents from paths (read, strict unless ``lenient``) or given as documents."""
+    if isinstance(source, Document):
+        return [source]
+    if is_paths(source):
+        from corefkit.converters.registry import read
+
+        return read(source, format=format, lenient=lenient, **options)
+    return source
+
+
+def is_paths(source: Any) -> bool:
+    return isinstance(source, (str, os.PathLike)) or (
+        isinstance(source, (list, tuple)) and bool(source)
+        and all(isinstance(s, (str, os.PathLike)) for s in source))
+
+
+# ---------------------------------------------------------------------------- serial run
+def run_serial(config: ScoreConfig, key: Any, response: Any,
+               progress: Callable[[int], None] | None = None) -> tuple[Totals, Pairing,
+                                                                         list[Repair]]:
+    """Score every key document in this process."""
+    scorer = DocumentScorer(config)
+    repairs: list[Repair] = []
+    responses = reduced_documents(response, "response", scorer, repairs)
+    keys = reduced_documents(key, "key", scorer, repairs)
+    return score_pairs(config, scorer, keys, responses, repairs, progress)
+
+
+def score_pairs(config: ScoreConfig, scorer: DocumentScorer, keys: Iterable[Reduced],
+                responses: Iterable[Reduced], repairs: list[Repair],
+                progress: Callable[[int], None] | None = None
+                ) -> tuple[Totals, Pairing, list[Repair]]:
+    """Pair two streams of reduced documents and score the pairs."""
+    totals = Totals(config)
+    pairing = Pairing()
+    strict = config.semantics != "reference"
+    for key, answer in pair_documents(keys, responses, pairing):
+        if answer is None and strict:
+            raise misaligned(key, "of the key is missing from the response")
+        totals.add(scorer.score(key, answer))
+        if progress is not None:
+            progress(totals.documents)
+    if strict and pairing.extra:
+        raise misaligned(pairing.extra[0], "of the response is not in the key")
+    return totals, pairing, repairs
+
+
+def misaligned(doc: Reduced, what: str) -> FormatError:
+    return FormatError(f"key and response are not aligned: document {doc.name!r} {what}",
+                       file=getattr(doc.doc, "file", None), check="score.misaligned")
+
+
+def pairing_notes(pairing: Pairing) -> list[Repair]:
+    """Warnings for documents only one side has (reference semantics)."""
+    return ([note("score.missing-document", d.name, f"document {d.name} is missing from the "
+                  "response; all its mentions count as missed") for d in pairing.missing]
+            + [note("score.extra-document", d.name, f"document {d.name} is only in the "
+                    "response; ignored") for d in pairing.extra])

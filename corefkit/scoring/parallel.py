@@ -1,0 +1,278 @@
+"""Running a scoring run serially, in processes, or on a Dask cluster — same exact counts.
+
+Document counts are additive exact fractions (:class:`~corefkit.scoring.engine.Totals`), so
+documents can be scored anywhere and summed in any order. Three ways to use that:
+
+* **serial** — read, pair and score in this process (:func:`~corefkit.scoring.engine.run_serial`).
+* **processes** (``jobs`` ≥ 2) — when a side has several files, they are grouped by name (a key
+  file with the response file of the same stem) and each group is read and scored by a worker
+  process; with one file per side, one process reads and reduces the key, another the
+  response, and this process pairs and scores them as they stream in (reading is most of the
+  work). Memory stays bounded: reduced documents travel in small batches through bounded
+  queues.
+* **dask** — the same file groups as tasks on a ``dask.distributed`` cluster (a local one by
+  default), results gathered and summed exactly. A corpus gains from a cluster when it is
+  several files; one file is one task (docs/scaling.md).
+
+Documents that do not pair inside their group (a response document in a file of another name)
+come back unscored and are paired here, so the result never depends on how files are grouped.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from corefkit.errors import CorefkitError, Repair, UsageError
+from corefkit.scoring.config import ScoreConfig
+from corefkit.scoring.engine import (
+    DocumentScorer,
+    Pairing,
+    Reduced,
+    Totals,
+    is_paths,
+    misaligned,
+    pair_documents,
+    reduced_documents,
+    run_serial,
+    score_pairs,
+)
+
+AUTO_BYTES = 8 << 20     # below this much input, processes cost more than they save
+BATCH = 16               # reduced documents per message between processes
+QUEUE = 8                # batches in flight per reader
+
+
+def run(config: ScoreConfig, key: Any, response: Any,
+        progress: Callable[[int], None] | None = None
+        ) -> tuple[Totals, Pairing, list[Repair], Any]:
+    """Score with the engine the configuration and the input call for; returns the totals,
+    what pairing found, the readers' repairs and the semantics strategy (for the report)."""
+    engine, jobs = choose_engine(config, key, response)
+    strategy = config.strategy()
+    if engine == "dask":
+        totals, pairing, repairs = run_dask(config, key, response, jobs, progress)
+    elif engine == "processes":
+        totals, pairing, repairs = run_processes(config, key, response, jobs, progress)
+    else:
+        totals, pairing, repairs = run_serial(config, key, response, progress)
+    return totals, pairing, repairs, strategy
+
+
+def choose_engine(config: ScoreConfig, key: Any, response: Any) -> tuple[str, int]:
+    """(engine, workers): serial for documents in memory, standard input, ``jobs=1`` or small
+    inputs; processes when asked or when the input is large; Dask when asked."""
+    cores = os.cpu_count() or 1
+    jobs = config.jobs
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    files = _paths(key) is not None and _paths(response) is not None
+    if config.engine == "dask":
+        if not files:
+            raise UsageError("the dask engine reads files: give the key and the response as "
+                             "files or folders")
+        return "dask", jobs or min(cores, 4)
+    if config.engine == "serial" or jobs == 1 or not files:
+        return "serial", 1
+    if config.engine == "processes" or jobs is not None:
+        return "processes", jobs or cores
+    size = sum(_size(p) for p in [*(_paths(key) or []), *(_paths(response) or [])])
+    return ("processes", cores) if cores > 1 and size >= AUTO_BYTES else ("serial", 1)
+
+
+def _paths(source: Any) -> list[str] | None:
+    """The files of a path source (None for documents in memory or standard input)."""
+    if not is_paths(source):
+        return None
+    items = source if isinstance(source, (list, tuple)) else [source]
+    if any(os.fspath(p) == "-" for p in items):
+        return None
+    from corefkit.converters.registry import expand_paths
+
+    return [file for item in items for file, _ in expand_paths(item)]
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+# ---------------------------------------------------------------------------- file groups
+def file_groups(config: ScoreConfig, key: Any, response: Any) -> list[tuple[list[str], list[str]]]:
+    """Key and response files grouped by stem (``a.conll`` with ``a.response.conll``'s stem
+    ``a``); a file without a partner is a group of its own side."""
+    from corefkit.converters.convert import output_path
+    from corefkit.converters.registry import expand_paths
+
+    def stems(source: Any, fmt: str | None) -> dict[str, list[str]]:
+        items = source if isinstance(source, (list, tuple)) else [source]
+        found: dict[str, list[str]] = {}
+        for item in items:
+            for file, kind in expand_paths(item, fmt):
+                stem = os.path.basename(output_path(file, "", kind)).rsplit(".", 1)[0]
+                found.setdefault(stem, []).append(file)
+        return found
+
+    keys = stems(key, config.side_format("key"))
+    responses = stems(response, config.side_format("response"))
+    return [(keys.get(stem, []), responses.get(stem, []))
+            for stem in sorted(set(keys) | set(responses))]
+
+
+def score_group(config: ScoreConfig, keys: list[str], responses: list[str]
+                ) -> tuple[Totals, list[Reduced], list[Reduced], list[Repair]]:
+    """Read and score one group of files: (totals of the pairs, key documents without a
+    response here, response documents without a key here, the readers' repairs)."""
+    scorer = DocumentScorer(config)
+    repairs: list[Repair] = []
+    key_docs = reduced_documents(keys, "key", scorer, repairs) if keys else iter(())
+    response_docs = reduced_documents(responses, "response", scorer, repairs) \
+        if responses else iter(())
+    totals = Totals(config)
+    pairing = Pairing()
+    unpaired: list[Reduced] = []
+    for key, answer in pair_documents(key_docs, response_docs, pairing):
+        if answer is None:
+            unpaired.append(key)
+        else:
+            totals.add(scorer.score(key, answer))
+    return totals, unpaired, pairing.extra, repairs
+
+
+def _merge_groups(config: ScoreConfig, results: Iterator[tuple[Totals, list[Reduced],
+                                                                list[Reduced], list[Repair]]],
+                  progress: Callable[[int], None] | None
+                  ) -> tuple[Totals, Pairing, list[Repair]]:
+    """Sum the groups' totals, then pair and score what no group could pair."""
+    totals = Totals(config)
+    left_keys: list[Reduced] = []
+    left_responses: list[Reduced] = []
+    repairs: list[Repair] = []
+    for group_totals, keys, responses, group_repairs in results:
+        totals.merge(group_totals)
+        left_keys.extend(keys)
+        left_responses.extend(responses)
+        repairs.extend(group_repairs)
+        if progress is not None:
+            progress(totals.documents)
+    scorer = DocumentScorer(config)
+    rest, pairing, _ = score_pairs(config, scorer, left_keys, left_responses, [], None)
+    totals.merge(rest)
+    return totals, pairing, repairs
+
+
+# ---------------------------------------------------------------------------- processes
+def _context() -> Any:
+    """Worker processes start from a clean interpreter that has corefkit's scoring loaded
+    (forkserver where the platform has it: no copy of this process's threads or locks)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["corefkit.scoring.parallel"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
+                  progress: Callable[[int], None] | None = None
+                  ) -> tuple[Totals, Pairing, list[Repair]]:
+    groups = file_groups(config, key, response)
+    if len(groups) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=min(jobs, len(groups)),
+                                 mp_context=_context()) as pool:
+            futures = [pool.submit(score_group, config, k, r) for k, r in groups]
+            return _merge_groups(config, (f.result() for f in futures), progress)
+    return _two_readers(config, key, response, progress)
+
+
+def _two_readers(config: ScoreConfig, key: Any, response: Any,
+                 progress: Callable[[int], None] | None
+                 ) -> tuple[Totals, Pairing, list[Repair]]:
+    """One process reads and reduces the key, another the response; this one pairs and scores."""
+    context = _context()
+    queues = {side: context.Queue(QUEUE) for side in ("key", "response")}
+    workers = {side: context.Process(target=_reader, args=(config, source, side, queues[side]),
+                                     daemon=True)
+               for side, source in (("key", key), ("response", response))}
+    for worker in workers.values():
+        worker.start()
+    repairs: list[Repair] = []
+    try:
+        scorer = DocumentScorer(config)
+        return score_pairs(config, scorer, _received(queues["key"], repairs),
+                           _received(queues["response"], repairs), repairs, progress)
+    finally:
+        for worker in workers.values():
+            if worker.is_alive():
+                worker.terminate()
+            worker.join()
+
+
+def _reader(config: ScoreConfig, source: Any, side: str, queue: Any) -> None:
+    """A reader process: reduced documents in batches, then None; an error is sent as is."""
+    try:
+        scorer = DocumentScorer(config)
+        repairs: list[Repair] = []
+        batch: list[Reduced] = []
+        for reduced in reduced_documents(source, side, scorer, repairs):
+            batch.append(reduced)
+            if len(batch) >= BATCH:
+                queue.put(("documents", batch))
+                batch = []
+        queue.put(("documents", batch))
+        queue.put(("repairs", repairs))
+        queue.put(("end", None))
+    except CorefkitError as exc:
+        queue.put(("error", exc))
+    except BaseException as exc:  # a bug: say what, in the parent
+        queue.put(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+def _received(queue: Any, repairs: list[Repair]) -> Iterator[Reduced]:
+    while True:
+        kind, value = queue.get()
+        if kind == "documents":
+            yield from value
+        elif kind == "repairs":
+            repairs.extend(value)
+        elif kind == "error":
+            raise value
+        else:
+            return
+
+
+# ---------------------------------------------------------------------------- dask
+def run_dask(config: ScoreConfig, key: Any, response: Any, workers: int,
+             progress: Callable[[int], None] | None = None
+             ) -> tuple[Totals, Pairing, list[Repair]]:
+    """The file groups as tasks on a Dask cluster (``config.scheduler``, else a local one)."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise UsageError("the dask engine needs dask.distributed: pip install "
+                         "'corefkit[dask]'") from None
+    groups = file_groups(config, key, response)
+    if config.scheduler:
+        client = Client(config.scheduler)
+        cluster = None
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    try:
+        futures = [client.submit(score_group, config, k, r, pure=False) for k, r in groups]
+        return _merge_groups(config, (f.result() for f in futures), progress)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+__all__ = ["choose_engine", "file_groups", "misaligned", "run", "run_dask", "run_processes",
+           "score_group"]
