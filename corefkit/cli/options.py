@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -134,7 +135,8 @@ def _place(record: Repair) -> str:
 
 @contextmanager
 def progress(label: str, quiet: bool) -> Iterator[Callable[[int], None] | None]:
-    """A progress display on stderr when it is a terminal; nothing in pipes or with --quiet."""
+    """A progress bar on stderr when it is a terminal (documents done, documents per second);
+    nothing in pipes or with --quiet."""
     if quiet or not sys.stderr.isatty():
         yield None
         return
@@ -142,7 +144,15 @@ def progress(label: str, quiet: bool) -> Iterator[Callable[[int], None] | None]:
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     with Progress(SpinnerColumn(), TextColumn("{task.description}"),
-                  TextColumn("{task.completed} documents"), TimeElapsedColumn(),
+                  TextColumn("{task.completed} documents"),
+                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
                   console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=None)
-        yield lambda n: bar.update(task, completed=n)
+        task = bar.add_task(label, total=None, rate="")
+        started = time.perf_counter()
+
+        def update(done: int) -> None:
+            elapsed = time.perf_counter() - started
+            rate = f"{done / elapsed:,.0f} documents/s" if elapsed > 0.5 else ""
+            bar.update(task, completed=done, rate=rate)
+
+        yield update

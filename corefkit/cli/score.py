@@ -99,6 +99,15 @@ def _fraction_option(text: str | None) -> str | None:
               help="Weights of the linguistically aware metrics lmuc, lbcub, lceafm, lceafe "
                    "(Chen & Ng 2013; ask for them with -m): links with a name, with a nominal, "
                    "other links, singleton entities. Default W4 = 1,0.75,0.5,1.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Score in N processes (default: the machine's cores when the input is large "
+                   "enough to pay for them; 1: one process).")
+@click.option("--engine", type=click.Choice(["auto", "serial", "processes", "dask"]),
+              default="auto", show_default=True,
+              help="Where documents are scored: here, in processes, or on a Dask cluster "
+                   "(corefkit[dask]). Every engine gives the same exact counts.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="--engine dask: the scheduler of a running cluster (default: a local one).")
 @format_options("read", sides=("both", "key", "response"))
 @lenient_option
 @ignore_option
@@ -111,7 +120,8 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
           only_split_antecedents: bool, discourse_deixis: bool,
           lea_split_importance: str | None, explain: bool, by_type: str | None,
           type_rules: str | None, lweights: str | None, key_format: str | None,
-          response_format: str | None, lenient: bool, ignore: tuple[str, ...], quiet: bool,
+          response_format: str | None, jobs: int | None, engine: str, scheduler: str | None,
+          lenient: bool, ignore: tuple[str, ...], quiet: bool,
           **format_params: Any) -> None:
     """Score RESPONSE against KEY (files, directories or '-').
 
@@ -151,7 +161,8 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
                      only_split_antecedents=only_split_antecedents,
                      discourse_deixis=discourse_deixis,
                      lea_split_importance=_fraction_option(lea_split_importance),
-                     explain=explain, lenient=lenient)
+                     explain=explain, lenient=lenient, jobs=jobs, engine=engine,
+                     scheduler=scheduler)
     warn(report.warnings, quiet, ignore)
     if output_format == "json":
         import json

@@ -1,0 +1,174 @@
+"""The scoring engine (issue 14): one pipeline, the same exact counts serially, in processes
+and on a Dask cluster; the metric registry's contract; streaming pairing."""
+
+from __future__ import annotations
+
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import corefkit
+from corefkit.errors import UsageError
+from corefkit.scoring.engine import Pairing, Reduced, pair_documents, score_document
+from corefkit.scoring.config import ScoreConfig
+from corefkit.scoring.metrics import registry
+from tests.conftest import CONFORMANCE, CORPORA
+
+REAL = CONFORMANCE / "real" / "data"
+GUM = CORPORA / "gum" / "dep"
+CODI = CORPORA / "codi-crac22"
+
+
+def exact(report) -> dict[str, tuple[Fraction, Fraction, Fraction]]:
+    return {name: (m.recall, m.precision, m.f1) if m.counts is not None else (None, None, m.f1)
+            for name, m in report.metrics.items()}
+
+
+def perturbed_copy(source: Path, target: Path) -> None:
+    """A response: the key with every third mention dropped and two entities merged."""
+    docs = list(corefkit.read(source))
+    out = []
+    for doc in docs:
+        copy = doc.copy()
+        for n, mention in enumerate(list(copy.mentions)):
+            if n % 3 == 0 and copy.entity_of(mention) is not None \
+                    and len(copy.mentions_of(copy.entity_of(mention))) > 1:
+                copy.remove_mention(mention)
+        out.append(copy)
+    corefkit.write(out, target)
+
+
+@pytest.fixture(scope="module")
+def corpora(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
+    """Key and response folders of several files for each semantics."""
+    root = tmp_path_factory.mktemp("engines")
+    made = {}
+    for name, files in (("corefud", sorted(GUM.glob("*.conllu"))[:6]),
+                        ("ua", sorted(CODI.glob("*.CONLLUA"))),
+                        ("reference", sorted((CORPORA / "litbank").glob("*.conll"))[:4])):
+        keys, responses = root / name / "key", root / name / "response"
+        keys.mkdir(parents=True)
+        responses.mkdir(parents=True)
+        for file in files:
+            shutil.copy(file, keys / file.name)
+            perturbed_copy(file, responses / file.name)
+        made[name] = (keys, responses)
+    return made
+
+
+@pytest.mark.parametrize("semantics", ["reference", "corefud", "ua"])
+def test_serial_processes_and_dask_give_the_same_exact_fractions(corpora, semantics):
+    keys, responses = corpora[semantics]
+    serial = corefkit.score(keys, responses, jobs=1)
+    processes = corefkit.score(keys, responses, jobs=2)
+    assert serial.options["semantics"].startswith({"reference": "reference", "corefud": "corefud",
+                                                   "ua": "ua"}[semantics])
+    assert exact(processes) == exact(serial)
+    assert processes.documents == serial.documents
+    pytest.importorskip("dask.distributed")
+    dask = corefkit.score(keys, responses, engine="dask", jobs=2)
+    assert exact(dask) == exact(serial) and dask.documents == serial.documents
+
+
+def test_one_file_each_side_reads_in_two_processes(corpora):
+    keys, responses = corpora["reference"]
+    key = next(keys.iterdir())
+    response = responses / key.name
+    assert exact(corefkit.score(key, response, jobs=2)) == exact(corefkit.score(key, response,
+                                                                                jobs=1))
+
+
+def test_errors_from_worker_processes_are_the_same_one_line(tmp_path):
+    key = CORPORA / "litbank" / "105_persuasion_brat.conll"
+    broken = tmp_path / "broken.conll"
+    broken.write_text(key.read_text().replace("#end document", ""))
+    for jobs in (1, 2):
+        with pytest.raises(corefkit.errors.FormatError, match="conll.missing-end|#end document"):
+            corefkit.score(key, broken, jobs=jobs)
+
+
+def test_score_document_is_pure_and_picklable():
+    import pickle
+
+    key = next(iter(corefkit.read(GUM / "GUM_letter_arendt.conllu")))
+    config = ScoreConfig.build(detected_format="corefud", metrics="all")
+    first = score_document(key, key, config)
+    again = pickle.loads(pickle.dumps(score_document(key, key, pickle.loads(
+        pickle.dumps(config)))))
+    assert first.counts.keys() == again.counts.keys()
+    assert all(first.counts[m].f1 == again.counts[m].f1 == 1 for m in ("muc", "bcub", "lea"))
+
+
+@pytest.mark.parametrize("name", sorted(registry.known()))
+def test_every_metric_has_its_ua_generalization_or_is_refused(name):
+    spec = registry.get(name)
+    key = CODI / "AMI_dev_v2.2022.ES2004a.CONLLUA"
+    if spec.family == registry.ALIGNMENT and "ua" not in spec.semantics:
+        return  # defined for another semantics (refused by its own rule)
+    if spec.scores_splits():
+        report = corefkit.score(key, key, metrics=name, semantics="ua")
+        assert name in report.metrics
+    else:
+        with pytest.raises(UsageError, match="cannot score split antecedents"):
+            corefkit.score(key, key, metrics=name, semantics="ua")
+        # with split antecedents removed, the sets are gone and the metric is defined
+        report = corefkit.score(key, key, metrics=name, semantics="ua",
+                                remove_split_antecedents=True)
+        assert name in report.metrics
+
+
+def test_a_new_partition_metric_is_one_function_and_one_registration():
+    from corefkit.scoring.metrics.standard import Counts
+
+    def entities(key, response, table):  # count entities found with exactly the key's mentions
+        exact_matches = int(((table.pair_common == table.key_sizes[table.pair_key])
+                             & (table.pair_common == table.response_sizes[table.pair_response]))
+                            .sum())
+        return Counts(exact_matches, len(table.key_sizes), exact_matches,
+                      len(table.response_sizes))
+
+    registry.register_metric(registry.MetricSpec("exact_entities", "entities found exactly",
+                                                 registry.PARTITION, entities))
+    try:
+        data = CONFORMANCE / "data/reference-coreference-scorers/DataFiles"
+        report = corefkit.score(data / "TC-A.key", data / "TC-A.key", metrics="exact_entities")
+        assert report.metrics["exact_entities"].f1 == 1
+        assert "exact_entities" in report.to_json()["metrics"]
+    finally:
+        registry.unregister_metric("exact_entities")
+
+
+def test_pairing_streams_documents_in_the_same_order():
+    class Doc:
+        def __init__(self, name: str) -> None:
+            self.name, self.pair_key = name, (name, "0")
+
+    read: list[str] = []
+
+    def responses():
+        for name in ("a", "b", "c", "d"):
+            read.append(name)
+            yield Reduced(Doc(name))
+
+    pairing = Pairing()
+    stream = pair_documents((Reduced(Doc(n)) for n in ("a", "b", "c")), responses(), pairing)
+    key, answer = next(stream)
+    assert (key.name, answer.name, read) == ("a", "a", ["a"])  # nothing read ahead
+    rest = list(stream)
+    assert [(k.name, a.name) for k, a in rest] == [("b", "b"), ("c", "c")]
+    assert [d.name for d in pairing.extra] == ["d"]
+
+
+def test_pairing_out_of_order_waits_in_an_index():
+    class Doc:
+        def __init__(self, name: str) -> None:
+            self.name, self.pair_key = name, (name, "0")
+
+    pairing = Pairing()
+    pairs = list(pair_documents([Reduced(Doc(n)) for n in ("c", "a", "x")],
+                                [Reduced(Doc(n)) for n in ("a", "b", "c")], pairing))
+    assert [(k.name, a.name if a else None) for k, a in pairs] == [("c", "c"), ("a", "a"),
+                                                                  ("x", None)]
+    assert [d.name for d in pairing.extra] == ["b"] and [d.name for d in pairing.missing] == ["x"]
