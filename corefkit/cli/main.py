@@ -16,6 +16,7 @@ import click
 from corefkit import __version__
 from corefkit.cli.compare import compare
 from corefkit.cli.convert import convert, normalize
+from corefkit.cli.gap import gap_score
 from corefkit.cli.listings import formats, list_passes
 from corefkit.cli.score import score
 from corefkit.cli.stats import stats
@@ -29,7 +30,8 @@ def cli() -> None:
     """Convert, check, normalize and score coreference and anaphora corpora."""
 
 
-for _command in (score, compare, convert, normalize, validate, stats, formats, list_passes):
+for _command in (score, compare, convert, normalize, validate, stats, formats, list_passes,
+                 gap_score):
     cli.add_command(_command)
 
 

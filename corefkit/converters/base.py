@@ -69,6 +69,9 @@ class FormatSpec:
     reads_paths: bool = False           # read_path(project file) instead of read_stream
     writes_directory: bool = False      # write_path(directory) instead of write_stream
     lenient: bool = False               # the reader itself takes lenient= (its own repairs)
+    # False: the writer answers documents of its own task only (a GAP prediction file needs
+    # the GAP examples the documents answer), not any corpus
+    writes_any_corpus: bool = True
     # capabilities held only in part: feature -> what of it the writer cannot write (the
     # writer's partial_losses() reports the cases a document has)
     partial: tuple[tuple[str, str], ...] = ()

@@ -44,7 +44,8 @@ from corefkit.model import Document
 SNIFF_BYTES = 64 * 1024
 
 # the format packages under corefkit/converters, each with a spec.py
-FORMAT_PACKAGES = ("conll2012", "lcc", "corefud", "ua_exploded", "mmax2")
+FORMAT_PACKAGES = ("conll2012", "lcc", "corefud", "ua_exploded", "mmax2", "brat", "gap",
+                   "jsonlines")
 
 FORMATS: dict[str, FormatSpec] = {}
 ALIASES: dict[str, str] = {}

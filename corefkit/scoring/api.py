@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from corefkit.errors import FormatError
+from corefkit.errors import CorefkitError, FormatError
 from corefkit.model import Document
 from corefkit.scoring.config import ScoreConfig
 from corefkit.scoring.engine import Totals, is_paths, pairing_notes
@@ -98,7 +98,13 @@ def score(
 
     from corefkit.converters.registry import route_read_options
 
+    _refuse_missing(key, response)
     key_format_name, key = _key_format(key, key_format or format)
+    # a key and a response of different formats (a CoNLL key, a jsonlines response) pair
+    # mentions by word position: their words are compared, document by document
+    response_format_name, response = _key_format(response, response_format or format)
+    compare_words = None not in (key_format_name, response_format_name) \
+        and key_format_name != response_format_name
     key_shared, response_shared = route_read_options(
         read_options or {}, [(key, key_format or format), (response, response_format or format)])
     config = ScoreConfig.build(
@@ -109,7 +115,7 @@ def score(
         lea_split_importance=lea_split_importance, explain=explain,
         dominant_options=dominant_options, metric_options=metric_options,
         passes=tuple(passes), per_document=per_document, format=format, key_format=key_format,
-        response_format=response_format,
+        response_format=response_format, compare_words=compare_words,
         key_read_options={**key_shared, **(key_read_options or {})},
         response_read_options={**response_shared, **(response_read_options or {})},
         lenient=lenient, jobs=jobs, engine=engine, scheduler=scheduler)
@@ -160,6 +166,20 @@ def _report(config: ScoreConfig, strategy: Any, totals: Totals, pairing: Any, re
         repeated_response_mentions=totals.response_repeats,
         repeated_key_mentions=totals.key_repeats, version=__version__,
         explanations=totals.explanations if config.settings.get("explain") else None)
+
+
+def _refuse_missing(*sources: Any) -> None:
+    """One error naming every input path that does not exist (key and response alike)."""
+    missing = []
+    for source in sources:
+        if not is_paths(source):
+            continue
+        for item in (source if isinstance(source, (list, tuple)) else [source]):
+            text = os.fspath(item)
+            if text != "-" and not os.path.exists(text) and not any(c in text for c in "*?["):
+                missing.append(f"{text}: no such file or directory")
+    if missing:
+        raise CorefkitError("; ".join(missing))
 
 
 def results(counts: dict[str, Any], names: Sequence[str]) -> dict[str, MetricResult]:

@@ -41,6 +41,8 @@ class ScoreConfig:
     jobs: int | None = None                  # None: chosen from the input size
     engine: str = "auto"
     scheduler: str | None = None             # a Dask scheduler address (engine "dask")
+    # key and response of different formats: each pair's words are compared (engine.same_words)
+    compare_words: bool = False
 
     # ------------------------------------------------------------------ building
     @classmethod

@@ -35,6 +35,7 @@ class Reduced:
     doc: Any                                   # DocumentMentions, UDDocument, ...
     links: dict[str, Any] = field(default_factory=dict)
     repairs: list[Repair] = field(default_factory=list)
+    words: list[str] | None = None             # when the run compares words (other formats)
 
     @property
     def pair_key(self) -> tuple[str, str]:
@@ -74,10 +75,13 @@ class DocumentScorer:
         """A read (and normalized) document, reduced by the run's semantics."""
         links = {name: spec.annotate(doc, cfg) for name, spec, cfg in self.links}
         repairs = [r for r in doc.repairs if not r.check.startswith("pass.")]
-        return Reduced(self.semantics.reduce(doc, self.labeler), links, repairs)
+        words = document_words(doc) if self.config.compare_words else None
+        return Reduced(self.semantics.reduce(doc, self.labeler), links, repairs, words)
 
     def score(self, key: Reduced, response: Reduced | None) -> DocumentCounts:
         """The counts of one key document against its response (``None``: missing)."""
+        if response is not None:
+            same_words(key, response)
         semantics = self.semantics
         found = semantics.align(key.doc, response.doc if response is not None else None)
         aligned = found.aligned
@@ -101,6 +105,36 @@ class DocumentScorer:
         if explanations:
             explanations.clear()
         return result
+
+
+def document_words(doc: Document) -> list[str] | None:
+    """A document's words (empty nodes left out: zeros are annotation, not text); None when
+    its format has none (CoNLL-2012 layouts without a word column)."""
+    from corefkit.validation.plugins import plugin_for
+
+    known = plugin_for(doc.source_format).words_known
+    if known is not None and not known(doc):
+        return None
+    return [t.form for t in doc.tokens if not t.is_empty]
+
+
+def same_words(key: Reduced, response: Reduced) -> None:
+    """A :class:`FormatError` at the first word where a key document and its response differ
+    (when the run compares words: key and response of different formats)."""
+    a, b = key.words, response.words
+    if a is None or b is None or a == b:
+        return
+    for i, (k, r) in enumerate(zip(a, b)):
+        if k != r:
+            detail = f"word {i + 1} is {k!r} in the key but {r!r} in the response"
+            break
+    else:
+        detail = f"{len(a)} words in the key but {len(b)} in the response; " + (
+            f"the response ends before key word {len(b) + 1} ({a[len(b)]!r})" if len(a) > len(b)
+            else f"the response has extra words from word {len(a) + 1} ({b[len(a)]!r})")
+    raise FormatError(f"key and response are not aligned: document {key.name!r}: {detail}; "
+                      "mentions are paired by word position",
+                      file=getattr(response.doc, "file", None), check="score.misaligned")
 
 
 def score_document(key_doc: Document, response_doc: Document | None,

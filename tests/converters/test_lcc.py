@@ -480,7 +480,7 @@ def test_lcc_to_conll2012_keeps_clusters(path, tmp_path):
 
 def _targets():
     for name in sorted(FORMATS):
-        if name != "lcc":
+        if name != "lcc" and FORMATS[name].writes_any_corpus:
             yield pytest.param(name, id=name)
 
 
@@ -504,7 +504,8 @@ def test_lcc_through_every_registered_format(target, tmp_path):
         assert clusters(back) == expected
         lost = len(original - kept)
         assert lost == 0 or report.losses  # what did not arrive is reported
-        if "mention_attributes" in spec.capabilities:  # the type codes travel as attributes
+        if "mention_attributes" in spec.capabilities - {f for f, _ in spec.partial}:
+            # the type codes travel as attributes
             types = {m.tokens: m.attrs.get("lcc_type") for m in doc.mentions if m.layer == IDENTITY}
             assert {m.tokens: m.attrs.get("lcc_type") for m in back.mentions
                     if m.layer == IDENTITY} == {

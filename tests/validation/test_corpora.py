@@ -37,6 +37,16 @@ CORPORA = [
                          "lcc.layer-error": 1, "lcc.lexeme-count": 1,
                          "lcc.manual-lex-ignored": 1, "lcc.no-antecedent": 2,
                          "lcc.snapped-span": 1, "zero.no-empty-node": 7}),
+    # jsonlines (corpora/jsonlines/*/README.md): SpanBERT's "clusters": [[]] is one empty
+    # cluster; fastcoref's output names no document; singe.conll (the CoNLL source of
+    # singe.jsonlines) has CoNLL-U columns, and the lemma '1777' of sentence 58 stands where
+    # the CoNLL-2012 reader reads a word number
+    ("corpora/jsonlines/dygie-scierc", 21, {}),
+    ("corpora/jsonlines/e2e-boberle", 2, {"conll.word-number": 1}),
+    ("corpora/jsonlines/fastcoref-output", 3, {"jsonlines.no-id": 3}),
+    ("corpora/jsonlines/preco", 2, {}),
+    ("corpora/jsonlines/spanbert-minimized", 1, {"jsonlines.empty-cluster": 1}),
+    ("corpora/jsonlines/wl-coref-input", 2, {}),
     # HTC: sentence markable_65 overlaps markable_1 (mmax2.md §6)
     ("corpora/mmax2/htc", 1, {"mmax2.sentence-overlap": 1}),
     # ACL: no per-project common paths (12 projects), comma spans that overlap (22) or lie in
@@ -48,6 +58,13 @@ CORPORA = [
                                          "mmax2.overlapping-fragments": 22,
                                          "mmax2.same-span": 3}),
 ]
+
+def _skeletons(sentences: int, words: int) -> dict[str, int]:
+    """The UD errors of sentences whose words are all '_' with HEAD 0."""
+    return {"corefud.multiple-roots": sentences, "corefud.text-form-mismatch": sentences,
+            "corefud.text-extra-chars": sentences, "corefud.unknown-upos": words,
+            "corefud.invalid-deprel": words}
+
 
 # The test cases repeat mentions on purpose (TC-A-8, TC-A-9: 10 same-entity and 2
 # cross-entity repeats in every format the suites carry them in); 2-column layouts have no
@@ -67,17 +84,27 @@ CONFORMANCE = [
     # plural tests also lack the last columns (one warning of each per document)
     ("conformance/data/universal-anaphora-scorer/plural-tests", 17,
      {"ua.set-one-member": 1, "ua.space-separated": 17, "ua.missing-columns": 17}),
+    # The CorefUD scorer's test files are skeletons for the UD validator: every word has HEAD 0
+    # (one multiple-roots per sentence, all the UD validator reports, as it stops there) and
+    # '_' for FORM, UPOS and DEPREL (one unknown-upos and invalid-deprel per word; FORMs that
+    # do not spell '# text = sentence', with the text left over: one of each per sentence).
+    # The zero tests add empty nodes with HEAD 0, DEPS in some sentences only (graphs without
+    # a root, relations '_').
     ("conformance/data/corefud-scorer/tests-corefud/exact-match", 52,
-     {"corefud.same-span-entity-mentions": 12, "corefud.spurious-entity-type": 52}),
+     {"corefud.same-span-entity-mentions": 12, "corefud.spurious-entity-type": 52,
+      **_skeletons(80, 1490)}),
     ("conformance/data/corefud-scorer/tests-corefud/head-match", 6,
-     {"corefud.spurious-entity-type": 6}),
+     {"corefud.spurious-entity-type": 6, **_skeletons(6, 426)}),
     ("conformance/data/corefud-scorer/tests-corefud/zeros", 29,
-     {"corefud.spurious-entity-type": 29}),
+     {"corefud.spurious-entity-type": 29, **_skeletons(41, 556),
+      "corefud.edeps-only-sometimes": 11, "corefud.unconnected-egraph": 28,
+      "corefud.empty-node-nonempty-field": 37, "corefud.unknown-eudeprel": 12}),
     # the OLM cases are about overlapping (crossing) mentions of different entities
     ("conformance/data/corefud-scorer/tests-corefud/partial-corefud-match/overlapping_mentions",
-     29, {"corefud.ill-nested-entities": 11, "corefud.spurious-entity-type": 29}),
+     29, {"corefud.ill-nested-entities": 11, "corefud.spurious-entity-type": 29,
+          **_skeletons(29, 2059)}),
     ("conformance/data/corefud-scorer/tests-corefud/partial-corefud-match/noncontig_mentions",
-     17, {"corefud.spurious-entity-type": 17}),
+     17, {"corefud.spurious-entity-type": 17, **_skeletons(17, 1207)}),
     ("conformance/data/corefud-scorer/tests-ua/original-conll", 50,
      {"mention.same-span": 2, "mention.same-span-same-entity": 10, "ua.space-separated": 50}),
     ("conformance/data/corefud-scorer/tests-ua/zeros", 12, {"ua.space-separated": 12}),

@@ -1,0 +1,1 @@
+"""brat standoff (``.ann`` + ``.txt``): ``spec``, ``reader``, ``writer``, ``checks``."""

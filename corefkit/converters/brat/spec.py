@@ -1,0 +1,50 @@
+"""brat standoff: what the registry and the command line know.
+
+A document is an ``X.ann`` file and the ``X.txt`` beside it; a directory stands for every
+pair under it. The reader takes the coreference encoding of LitBank's brat release (every
+mention twice: a type line and an entity-label line; chains by the whole label string) and
+brat's equivalence lines; the writer writes LitBank's encoding into a folder of pairs with an
+``annotation.conf``. See :mod:`corefkit.converters.brat.reader`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from corefkit.converters.base import FormatSpec, Option
+
+# the first annotation line of an .ann file: a text-bound annotation (T), a relation (R), an
+# equivalence (*), an attribute (A/M), a normalisation (N) or a note (#)
+FIRST_LINE_RE = re.compile(
+    r"\A(?:\ufeff)?(?:T\S*\t\S+ \d+ \d+(?:;\d+ \d+)*\t|R\S*\t\S+ \S+:\S+ \S+:\S+"
+    r"|\*\t\S+ T\S* T|[AM]\S*\t\S+ [TERN]\S*|N\S*\t\S+ \S+ \S+:|#\S*\t\S+ \S+\t)")
+
+
+def sniff(head: str) -> bool:
+    """An ``.ann`` file: its first line is a brat annotation line."""
+    return FIRST_LINE_RE.match(head) is not None
+
+
+SPEC = FormatSpec(
+    name="brat",
+    aliases=("brat-standoff", "ann"),
+    description="brat standoff (.ann + .txt beside it; LitBank's type and entity-label layers, "
+                "cop/appos relations, equivalence lines); writes a folder of pairs with an "
+                "annotation.conf",
+    patterns=("*.ann",),
+    capabilities=frozenset({"singletons", "discontinuous", "crossing_same_entity",
+                            "cross_sentence", "mention_attributes"}),
+    partial=(("mention_attributes", "the mention and entity type only, as the type layer"),),
+    package="corefkit.converters.brat",
+    sniff=sniff,
+    sniff_priority=40,
+    read_options=(
+        Option("brat_tokens", "brat input: take tokens and sentences from this file or folder "
+                              "(CoNLL-2012 or any format corefkit reads; documents matched by "
+                              "name) instead of splitting the .txt.",
+               kind="path", flag="--brat-tokens", metavar="FILE|DIR"),
+    ),
+    stream=False,
+    reads_paths=True,
+    writes_directory=True,
+)

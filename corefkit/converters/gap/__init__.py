@@ -1,0 +1,1 @@
+"""GAP (Gendered Ambiguous Pronouns) TSV: ``spec``, ``rows``, ``reader``, ``writer``, ``checks``."""
