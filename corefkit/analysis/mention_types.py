@@ -39,7 +39,7 @@ import functools
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from corefkit.analysis.rules import (
     Condition,
@@ -196,7 +196,8 @@ class _TypeRules(ConditionCompiler):
         name, regex = value["attribute"], compile_regex(value["match"], where)
         if not isinstance(name, str):
             raise UsageError(f"{where}: 'attribute' names a mention attribute, got {name!r}")
-        return lambda view: any(regex.search(v) for v in view.attribute(name))
+        return lambda view: any(regex.search(v)
+                                for v in cast("_MentionView", view).attribute(name))
 
 
 _RULES = _TypeRules()

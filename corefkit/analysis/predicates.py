@@ -721,6 +721,22 @@ TokenTest = Callable[[DocumentView, int], Verdict]
 RuleTest = Callable[[DocumentView, Mention], Verdict]
 
 
+def _negated_token(inner: TokenTest) -> TokenTest:
+    return lambda view, i: _not(inner(view, i))
+
+
+def _negated_rule(inner: RuleTest) -> RuleTest:
+    return lambda view, m: _not(inner(view, m))
+
+
+def _combined(parts: list[RuleTest], combine: Callable[[Iterable[Verdict]], Verdict]) -> RuleTest:
+    return lambda view, m: combine(p(view, m) for p in parts)
+
+
+def _length(low: int, high: int | None) -> RuleTest:
+    return lambda view, m: len(m.tokens) >= low and (high is None or len(m.tokens) <= high)
+
+
 def _all(values: Iterable[Verdict]) -> Verdict:
     unknown = False
     for v in values:
@@ -814,8 +830,7 @@ class _RuleCompiler:
                 inners = [self.token(f"{at}[{n}]", v) for n, v in enumerate(value)]
                 tests.append(self._children(inners, key == "children"))
             else:  # not
-                inner = self.token(at, value)
-                tests.append(lambda view, i, inner=inner: _not(inner(view, i)))
+                tests.append(_negated_token(self.token(at, value)))
         return lambda view, i: _all(t(view, i) for t in tests)
 
     @staticmethod
@@ -870,12 +885,9 @@ class _RuleCompiler:
                 if not isinstance(value, list) or not value:
                     raise self.fail(at, f"{key} must be a non-empty list of rules")
                 parts = [self.rule(f"{at}[{n}]", v) for n, v in enumerate(value)]
-                combine = _all if key == "all" else _any
-                tests.append(lambda view, m, parts=parts, combine=combine:
-                             combine(p(view, m) for p in parts))
+                tests.append(_combined(parts, _all if key == "all" else _any))
             elif key == "not":
-                inner_rule = self.rule(at, value)
-                tests.append(lambda view, m, inner_rule=inner_rule: _not(inner_rule(view, m)))
+                tests.append(_negated_rule(self.rule(at, value)))
             elif key == "predicate":
                 if not isinstance(value, str):
                     raise self.fail(at, "predicate must name a mention type")
@@ -890,9 +902,7 @@ class _RuleCompiler:
                 if not isinstance(value, dict) or not set(value) <= {"min", "max"} or not all(
                         isinstance(v, int) and not isinstance(v, bool) for v in value.values()):
                     raise self.fail(at, 'length must be {"min": n, "max": n} with integers')
-                low, high = value.get("min", 0), value.get("max")
-                tests.append(lambda view, m, low=low, high=high:
-                             len(m.tokens) >= low and (high is None or len(m.tokens) <= high))
+                tests.append(_length(value.get("min", 0), value.get("max")))
         if not tests:
             raise self.fail(where, "a rule needs at least one condition")
         return lambda view, m: _all(t(view, m) for t in tests)

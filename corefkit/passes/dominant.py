@@ -37,7 +37,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from corefkit.analysis.rules import (
     Condition,
@@ -154,7 +154,8 @@ class _RankingRules(ConditionCompiler):
         if set(value) != {"type"}:
             return None
         regex = compile_regex(value["type"], where)
-        return lambda view: any(regex.search(code) for code in view.types)
+        return lambda view: any(regex.search(code)
+                                 for code in cast("_MentionView", view).types)
 
 
 _RULES = _RankingRules()

@@ -107,77 +107,145 @@ class Alignment:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> AlignedDocument:
-    """Align by identical extents; ``response=None`` scores a document the response lacks."""
-    index: dict[MatchKey, int] = {}
-    key_clusters: list[list[int]] = []
+@dataclass
+class MentionIndex:
+    """Key and response mentions of one document numbered in one index space, flat.
+
+    ``key`` lists the key mention indices entity after entity, ``key_sizes`` the size of each
+    (non-empty) entity; ``response`` and ``response_sizes`` likewise. Indices ``0 …
+    n_key-1`` are the distinct key extents, in order; a response extent the key has gets its
+    index, others new ones (``mention_keys``: index -> match key).
+    """
+
+    key: list[int]
+    key_sizes: list[int]
+    response: list[int]
+    response_sizes: list[int]
+    mention_keys: list[MatchKey]
+    n_key: int
+    key_repeats: int = 0
+    response_repeats: int = 0
+    # index of a kept repeat of a response extent the key lacks -> index of its first copy
+    duplicates: dict[int, int] = field(default_factory=dict)
+    key_labels: dict[int, Any] = field(default_factory=dict)
+    response_labels: dict[int, Any] = field(default_factory=dict)
+
+
+def index_mentions(key: DocumentMentions, response: DocumentMentions | None) -> MentionIndex:
+    """Number key and response mentions by identical extents, with the reference scorer's
+    rules for repeated mentions (see the module docstring); ``response=None``: no response.
+
+    Raises ``TypeError`` when a match key is not hashable.
+    """
+    clusters = key.clusters
+    flat = [mk for cluster in clusters for mk in cluster]
+    index: dict[MatchKey, int] = dict(zip(flat, range(len(flat))))
     key_labels: dict[int, Any] = {}
     response_labels: dict[int, Any] = {}
     key_repeats = 0
-    for c, cluster in enumerate(key.clusters):
-        members = []
-        for n, mk in enumerate(cluster):
-            if mk in index:
-                key_repeats += 1
-                continue
-            index[mk] = len(index)
-            members.append(index[mk])
-            if key.labels is not None:
-                key_labels[index[mk]] = key.labels[c][n]
-        key_clusters.append(members)
+    if len(index) == len(flat):  # no extent twice: numbered in order (the common case)
+        key_flat = list(range(len(flat)))
+        key_sizes = [n for n in map(len, clusters) if n]
+        if key.labels is not None:
+            key_labels = dict(enumerate(label for labels in key.labels for label in labels))
+    else:
+        index = {}
+        key_flat, key_sizes = [], []
+        for c, cluster in enumerate(clusters):
+            size = 0
+            for n, mk in enumerate(cluster):
+                if mk in index:
+                    key_repeats += 1
+                    continue
+                i = index[mk] = len(index)
+                key_flat.append(i)
+                size += 1
+                if key.labels is not None:
+                    key_labels[i] = key.labels[c][n]
+            if size:
+                key_sizes.append(size)
     mention_keys = list(index)
     n_key = len(index)
-    response_clusters: list[list[int]] = []
+    response_flat: list[int] = []
+    response_sizes: list[int] = []
     response_repeats = 0
     duplicates: dict[int, int] = {}
     if response is not None:
-        seen: set[MatchKey] = set()
-        for c, cluster in enumerate(response.clusters):
-            members = []
-            for n, mk in enumerate(cluster):
-                if mk not in seen:
-                    seen.add(mk)
-                    i = index.get(mk)
-                    if i is None:
-                        i = index[mk] = len(mention_keys)
+        clusters = response.clusters
+        flat = [mk for cluster in clusters for mk in cluster]
+        if len(set(flat)) == len(flat):  # no extent twice: nothing removed or repeated
+            new = [mk for mk in flat if mk not in index]
+            if new:
+                index.update(zip(new, range(n_key, n_key + len(new))))
+                mention_keys.extend(new)
+            response_flat = list(map(index.__getitem__, flat))
+            response_sizes = [n for n in map(len, clusters) if n]
+            if response.labels is not None:
+                response_labels = dict(zip(response_flat, (
+                    label for labels in response.labels for label in labels)))
+        else:
+            seen: set[MatchKey] = set()
+            for c, cluster in enumerate(clusters):
+                size = 0
+                for n, mk in enumerate(cluster):
+                    if mk not in seen:
+                        seen.add(mk)
+                        i = index.get(mk)  # type: ignore[assignment]
+                        if i is None:
+                            i = index[mk] = len(mention_keys)
+                            mention_keys.append(mk)
+                    elif index[mk] < n_key:  # a key extent already in an earlier entity: removed
+                        response_repeats += 1
+                        continue
+                    else:  # an extent the key lacks, again: kept, as one more twinless mention
+                        i = len(mention_keys)
                         mention_keys.append(mk)
-                elif index[mk] < n_key:  # a key extent already in an earlier entity: removed
-                    response_repeats += 1
-                    continue
-                else:  # an extent the key lacks, again: kept, as one more twinless mention
-                    i = len(mention_keys)
-                    mention_keys.append(mk)
-                    duplicates[i] = index[mk]
-                members.append(i)
-                if response.labels is not None:
-                    response_labels[i] = response.labels[c][n]
-            response_clusters.append(members)
+                        duplicates[i] = index[mk]
+                    response_flat.append(i)
+                    size += 1
+                    if response.labels is not None:
+                        response_labels[i] = response.labels[c][n]
+                if size:
+                    response_sizes.append(size)
+    return MentionIndex(key_flat, key_sizes, response_flat, response_sizes, mention_keys, n_key,
+                        key_repeats, response_repeats, duplicates, key_labels, response_labels)
+
+
+def alignment_notes(key: DocumentMentions, response: DocumentMentions | None,
+                    found: MentionIndex) -> list[Repair]:
+    """The warnings of one document's alignment (repeated mentions, token counts)."""
     notes = []
-    if key_repeats:
+    if found.key_repeats:
         notes.append(note("score.repeated-key-mentions", key.name,
-                          f"{key_repeats} repeated key mentions ignored (the same extent in two "
-                          "key entities)"))
-    if response_repeats:
+                          f"{found.key_repeats} repeated key mentions ignored (the same extent "
+                          "in two key entities)"))
+    if found.response_repeats:
         notes.append(note("score.repeated-response-mentions", key.name,
-                          f"{response_repeats} repeated response mentions removed (a key extent "
-                          "in two response entities; reference-scorer rule)"))
-    if duplicates:
+                          f"{found.response_repeats} repeated response mentions removed (a key "
+                          "extent in two response entities; reference-scorer rule)"))
+    if found.duplicates:
         notes.append(note("score.repeated-response-mentions", key.name,
-                          f"{len(duplicates)} repeated response mentions of extents the key "
-                          "lacks kept in each entity (reference-scorer rule)"))
+                          f"{len(found.duplicates)} repeated response mentions of extents the "
+                          "key lacks kept in each entity (reference-scorer rule)"))
     if response is not None and response.n_tokens != key.n_tokens:
         notes.append(note("score.token-count", key.name,
                           f"the key has {key.n_tokens} tokens, the response {response.n_tokens}; "
                           "mentions are matched by token position"))
+    return notes
+
+
+def align_exact(key: DocumentMentions, response: DocumentMentions | None) -> AlignedDocument:
+    """Align by identical extents; ``response=None`` scores a document the response lacks."""
+    found = index_mentions(key, response)
     return AlignedDocument(
         key.name,
-        Partition.from_clusters(key_clusters, check=False),
-        Partition.from_clusters(response_clusters, check=False),
-        mention_keys,
-        key_repeats,
-        response_repeats,
-        notes,
-        key_labels,
-        response_labels,
-        duplicates,
+        Partition.from_flat(found.key, found.key_sizes),
+        Partition.from_flat(found.response, found.response_sizes),
+        found.mention_keys,
+        found.key_repeats,
+        found.response_repeats,
+        alignment_notes(key, response, found),
+        found.key_labels,
+        found.response_labels,
+        found.duplicates,
     )

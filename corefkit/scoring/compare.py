@@ -87,13 +87,13 @@ def _blanc_ua(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     used_c = (t[..., 1] != 0) | (t[..., 3] != 0)
     used_n = (t[..., 5] != 0) | (t[..., 7] != 0)
     n_used = used_c.astype(np.float64) + used_n
-    return tuple(_ratio(c * used_c + n * used_n, n_used)
-                 for c, n in zip(coref, non))  # type: ignore[return-value]
+    r, p, f = (_ratio(c * used_c + n * used_n, n_used) for c, n in zip(coref, non))
+    return r, p, f  # type: ignore[return-value]  # arrays, or 0-d values for one setting
 
 
 def _conll(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     f = sum(_prf(t[..., 4 * k:4 * k + 4])[2] for k in range(3)) / 3
-    return f, f, f  # the CoNLL score is an average of F1 values only
+    return f, f, f  # type: ignore[return-value]  # an average of F1 values only
 
 
 def _counts_row(c: Counts) -> list[float]:
@@ -676,17 +676,18 @@ def compare(
     found_gaps: list[Gap] = []
     by_label = {s.label: s for s in scored}
     for in_label, out_label in gap_pairs:
-        i, o = by_label[in_label], by_label[out_label]
+        inside, outside = by_label[in_label], by_label[out_label]
         for name in statistics:
             kind = "TGG" if name.startswith(BY_TYPE + ".") else "AGG"
             type_name = name[len(BY_TYPE) + 1:] if kind == "TGG" else None
-            si, so = i.scores[name], o.scores[name]
+            si, so = inside.scores[name], outside.scores[name]
             interval = None
             if si is not None and so is not None:
                 # independent datasets: the replicates of the two settings are independent
-                interval = percentile_interval(i.replicates[name] - o.replicates[name], alpha,
-                                               float(si) - float(so))
-            found_gaps.append(Gap(kind, i.system, name, type_name, in_label, out_label,
+                interval = percentile_interval(
+                    inside.replicates[name] - outside.replicates[name], alpha,
+                    float(si) - float(so))
+            found_gaps.append(Gap(kind, inside.system, name, type_name, in_label, out_label,
                                   _float(si), _float(so), *(interval or (None, None))))
 
     options = {"metrics": names, "types": chosen_types, "score": score,

@@ -233,10 +233,11 @@ class Totals:
             spec = registry.get(name)
             if name in counts or spec.family == registry.DERIVED:
                 continue
-            if spec.family == registry.LINKS:
-                counts[name] = spec.empty(spec.configure(self.config.metric_options.get(name)))
-            elif spec.empty is not None:
-                counts[name] = spec.empty()
+            empty = spec.empty
+            if spec.family == registry.LINKS and empty is not None:
+                counts[name] = empty(spec.configure(self.config.metric_options.get(name)))
+            elif empty is not None:
+                counts[name] = empty()
             else:
                 from corefkit.scoring.metrics.standard import Counts
 

@@ -15,6 +15,9 @@ from functools import cached_property
 
 import numpy as np
 
+# From this many pairs on, components are found by vectorized code (scipy) rather than in Python.
+VECTOR_MIN = 512
+
 
 @dataclass(frozen=True, eq=False)
 class Partition:
@@ -43,6 +46,13 @@ class Partition:
         mentions = np.array(flat, dtype=np.int64)
         entities = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
         return cls(mentions, entities, len(clusters))
+
+    @classmethod
+    def from_flat(cls, mentions: list[int], sizes: list[int]) -> Partition:
+        """Build from the mention indices of every entity in a row and the (positive) size of
+        each entity, as :func:`corefkit.scoring.align.index_mentions` gives them."""
+        return cls(np.array(mentions, dtype=np.int64),
+                   np.repeat(np.arange(len(sizes), dtype=np.int64), sizes), len(sizes))
 
     @property
     def sizes(self) -> np.ndarray:
@@ -89,8 +99,12 @@ class Contingency:
         """Pair indices grouped by connected component of the key–response overlap graph.
 
         Entities that share no mention never interact in an optimal alignment (CEAF), so each
-        component can be solved on its own. Union–find over the pairs, O(n α(n)).
+        component can be solved on its own. Union–find over the pairs, O(n α(n)); large
+        tables group by :attr:`pair_components` instead. Groups come in the order of their
+        first pair, each in ascending pair order.
         """
+        if len(self.pair_key) >= VECTOR_MIN:
+            return group_pairs(self.pair_components, np.arange(len(self.pair_key)))
         pair_key = self.pair_key.tolist()
         parent: dict[tuple[int, int], tuple[int, int]] = {}
 
@@ -110,6 +124,32 @@ class Contingency:
         for i, k in enumerate(pair_key):
             groups.setdefault(find((0, k)), []).append(i)
         return list(groups.values())
+
+    @cached_property
+    def pair_components(self) -> np.ndarray:
+        """The connected component of each pair, as a label (the smallest key entity of the
+        component), computed in NumPy: for large tables.
+
+        Label propagation with pointer jumping over the bipartite overlap graph (key entities
+        ``0 … k-1``, response entities ``k …``): every round hooks each root to the smallest
+        root across its edges, then flattens the trees; labels only decrease, and rounds stop
+        when every edge joins nodes of one label.
+        """
+        n_key = len(self.key_sizes)
+        parent = np.arange(n_key + len(self.response_sizes), dtype=np.int64)
+        left, right = self.pair_key, self.pair_response + n_key
+        while True:
+            a, b = parent[left], parent[right]
+            differ = a != b
+            if not differ.any():
+                return parent[left]
+            low, high = np.minimum(a[differ], b[differ]), np.maximum(a[differ], b[differ])
+            np.minimum.at(parent, high, low)
+            while True:  # pointer jumping: every node to its root
+                jumped = parent[parent]
+                if np.array_equal(jumped, parent):
+                    break
+                parent = jumped
 
     @property
     def key_common(self) -> np.ndarray:
@@ -142,3 +182,16 @@ def contingency(key: Partition, response: Partition) -> Contingency:
     uniq, counts = np.unique(codes, return_counts=True)
     return Contingency(key_sizes, response_sizes, uniq // width, uniq % width,
                        counts.astype(np.int64))
+
+
+def group_pairs(labels: np.ndarray, pairs: np.ndarray) -> list[list[int]]:
+    """``pairs`` (ascending pair indices) grouped by their component ``labels[pairs]``: the
+    groups in the order of their first pair, each ascending."""
+    if len(pairs) == 0:
+        return []
+    order = np.argsort(labels[pairs], kind="stable")
+    ordered = pairs[order]
+    cuts = np.flatnonzero(np.diff(labels[ordered])) + 1
+    groups = [g.tolist() for g in np.split(ordered, cuts)]
+    groups.sort(key=lambda g: g[0])
+    return groups

@@ -18,6 +18,9 @@ from corefkit.errors import Repair
 from corefkit.scoring.metrics.standard import BlancCounts, Counts
 
 RULE = "-" * 74
+# the metrics of Hugging Face evaluate's coval, in its order, and those of its conll_score
+COVAL_METRICS = ("mentions", "muc", "bcub", "ceafe", "lea")
+CONLL_PARTS = ("muc", "bcub", "ceafe")
 
 
 def fraction_text(value: int | Fraction) -> str:
@@ -36,7 +39,8 @@ class MetricResult:
     """One metric's corpus-level (or document-level) counts and scores."""
 
     name: str
-    counts: Counts | BlancCounts | None = None
+    # additive counts with recall / precision / f1 (Counts, BlancCounts, a family's own type)
+    counts: Any = None
     f1_only: Fraction | None = None  # for ``conll``, an average of F1 values
 
     @property
@@ -146,6 +150,40 @@ class ScoreReport:
             out["explain"] = self.explanations
         return out
 
+    # ------------------------------------------------------------------ flat dict
+    def as_dict(self, *, coval: bool = False, exact: bool = False) -> dict[str, Any]:
+        """The scores as one flat dict under the key names of Hugging Face ``evaluate``'s
+        ``coval`` metric, so that replacing ``coval.compute(...)`` is one line.
+
+        ``"mentions/recall"``, ``"mentions/precision"``, ``"mentions/f1"`` (mention
+        identification), the same three for ``muc``, ``bcub``, ``ceafe`` and ``lea``, in
+        [0, 1]; ``"conll_score"``, the mean F1 of MUC, B³ and CEAFe in [0, 100] (coval's
+        scale; present when the three are). Other metrics reported follow the same pattern
+        (``"ceafm/f1"``, ``"blanc/recall"``), after coval's. ``coval=True`` keeps coval's
+        keys only, in its order; ``exact=True`` gives Fractions instead of floats.
+        """
+        values: dict[str, Any] = {}
+
+        def put(name: str, scores: Any) -> None:
+            for part in ("recall", "precision", "f1"):
+                value = getattr(scores, part, None)
+                if isinstance(value, (int, Fraction)):
+                    values[f"{name}/{part}"] = value
+
+        put("mentions", self.identification)
+        names = [n for n in COVAL_METRICS if n in self.metrics]
+        if not coval:
+            names += [n for n in self.metrics if n not in COVAL_METRICS and n != "conll"]
+        for name in names:
+            if name != "mentions":
+                put(name, self.metrics[name])
+        if all(n in self.metrics for n in CONLL_PARTS):
+            values["conll_score"] = sum((self.metrics[n].f1 for n in CONLL_PARTS),
+                                        Fraction(0)) / 3 * 100
+        if exact:
+            return {k: Fraction(v) for k, v in values.items()}
+        return {k: float(v) for k, v in values.items()}
+
     # ------------------------------------------------------------------ table
     def to_table(self) -> str:
         lines = [
@@ -233,12 +271,12 @@ def _table_rows(metrics: dict[str, MetricResult]) -> list[str]:
             counts = (f"{_short(c.recall_num)}/{_short(c.recall_den)}, "
                       f"{_short(c.precision_num)}/{_short(c.precision_den)}")
         elif isinstance(m.counts, BlancCounts):
-            c = m.counts
+            b = m.counts
             # split-antecedent credit makes numerators fractional: shown like the others
-            counts = (f"links {_short(c.coref.recall_num)}/{_short(c.coref.recall_den)}, "
-                      f"{_short(c.coref.precision_num)}/{_short(c.coref.precision_den)}; "
-                      f"non-links {_short(c.noncoref.recall_num)}/{_short(c.noncoref.recall_den)}, "
-                      f"{_short(c.noncoref.precision_num)}/{_short(c.noncoref.precision_den)}")
+            counts = (f"links {_short(b.coref.recall_num)}/{_short(b.coref.recall_den)}, "
+                      f"{_short(b.coref.precision_num)}/{_short(b.coref.precision_den)}; "
+                      f"non-links {_short(b.noncoref.recall_num)}/{_short(b.noncoref.recall_den)}, "
+                      f"{_short(b.noncoref.precision_num)}/{_short(b.noncoref.precision_den)}")
         lines.append(f"{name:<10} {_percent(m.recall):>8} {_percent(m.precision):>10} "
                      f"{_percent(m.f1):>8}   {counts}".rstrip())
     for m in metrics.values():  # families with a breakdown of their own (dominant: per class)
@@ -255,10 +293,14 @@ def _short(value: int | Fraction) -> str:
 
 
 # ---------------------------------------------------------------------------- Perl style
-def perl_number(value: float | int) -> str:
+def perl_number(value: float | int | Fraction) -> str:
     """A number as Perl prints it: integers plainly, other values with ``%.15g``."""
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return str(value.numerator)
+        value = float(value)
     if math.isfinite(value) and value == int(value) and abs(value) < 1e15:
         return str(int(value))
     return "%.15g" % value
@@ -269,13 +311,14 @@ def _perl_value(value: int | Fraction) -> float | int:
     return value.numerator if value.denominator == 1 else float(value)
 
 
-def _perl_percent(value: float) -> str:
+def _perl_percent(value: float | Fraction) -> str:
     # int($x * 10000) / 100: truncated to two decimals, printed without trailing zeros
     return perl_number(int(value * 10000) / 100)
 
 
-def _show_rpf_values(numrec: float | int, denrec: float | int, numpre: float | int,
-                     denpre: float | int, f1: float | None = None) -> str:
+def _show_rpf_values(numrec: float | Fraction, denrec: float | Fraction,
+                     numpre: float | Fraction, denpre: float | Fraction,
+                     f1: float | Fraction | None = None) -> str:
     """The reference scorer's ``ShowRPF``, computed in doubles as Perl does."""
     precision = numpre / denpre if denpre else 0
     recall = numrec / denrec if denrec else 0

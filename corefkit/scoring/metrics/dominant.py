@@ -129,7 +129,7 @@ class Annotation:
         return self.type[0] if self.type and self.type[0] != "-" else NO_CLASS
 
 
-def annotations(doc: Document, ranking: str = "auto") -> list[Annotation]:
+def document_annotations(doc: Document, ranking: str = "auto") -> list[Annotation]:
     """The annotations of a document, in document order (see the module docstring)."""
     from corefkit.passes.dominant import FALLBACK, dominant_mentions, position
 
@@ -461,7 +461,7 @@ def _configure(options: dict[str, Any] | None) -> DominantConfig:
 
 
 def _annotate(doc: Document, config: DominantConfig) -> list[Annotation]:
-    return annotations(doc, config.ranking)
+    return document_annotations(doc, config.ranking)
 
 
 register_metric(MetricSpec(

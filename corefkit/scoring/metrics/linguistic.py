@@ -228,7 +228,7 @@ def _categories(aligned: AlignedDocument, name: str) -> dict[int, int]:
     for labels in (aligned.response_labels, aligned.key_labels):  # key overrides response
         for index, label in labels.items():
             kind = label.get(name) if isinstance(label, dict) else label
-            found[index] = CATEGORY.get(kind, REST)
+            found[index] = CATEGORY.get(kind, REST) if isinstance(kind, str) else REST
     return found
 
 

@@ -37,6 +37,10 @@ HINTS = {"reference": "pass --semantics reference",
          "ua": "give a CoNLL-UA key, a UA profile or --semantics ua"}
 
 
+def _not_defined(*args: Any, **kwargs: Any) -> Any:
+    raise TypeError("this metric's family does not define this function")
+
+
 @dataclass(frozen=True)
 class MetricSpec:
     """One metric as the registry knows it."""
@@ -44,7 +48,7 @@ class MetricSpec:
     name: str
     description: str
     family: str
-    compute: Callable[..., Any] | None = None   # partition: (key, response, table) -> counts
+    compute: Callable[..., Any] = _not_defined  # partition: (key, response, table) -> counts
     semantics: tuple[str, ...] = SEMANTICS      # the semantics it is defined in
     default: tuple[str, ...] = ()               # the semantics whose 'all' includes it
     split: Callable[..., Any] | None = None     # UA generalization (ClusterPair, beta) -> counts
@@ -54,8 +58,8 @@ class MetricSpec:
     labelled: Any = None                        # labelled: its LabelledMetric (labeler, compute)
     # links: configure(options) -> config; annotate(doc, config) -> links;
     # compute(key links, response links | None, config) -> counts
-    configure: Callable[..., Any] | None = None
-    annotate: Callable[..., Any] | None = None
+    configure: Callable[..., Any] = _not_defined
+    annotate: Callable[..., Any] = _not_defined
     empty: Callable[..., Any] | None = None     # the counts of no document (default: Counts())
 
     def scores_splits(self) -> bool:

@@ -18,7 +18,13 @@ from math import gcd
 
 import numpy as np
 
-from corefkit.scoring.partition import Contingency, Partition, contingency
+from corefkit.scoring.partition import (
+    VECTOR_MIN,
+    Contingency,
+    Partition,
+    contingency,
+    group_pairs,
+)
 
 Number = int | Fraction
 
@@ -131,15 +137,33 @@ def _pairs(n: np.ndarray) -> np.ndarray:
 
 
 def _grouped_sum(numerators: np.ndarray, denominators: np.ndarray) -> Fraction:
-    """Σ numerators[i] / denominators[i] exactly, with one Fraction per distinct denominator."""
+    """Σ numerators[i] / denominators[i] exactly, with one Fraction per distinct denominator.
+
+    Long arrays are grouped by denominator in NumPy (int64 sums, exact while they cannot
+    overflow); short ones, or values too large for that, in Python integers.
+    """
     sums: dict[int, int] = {}
-    for num, den in zip(numerators.tolist(), denominators.tolist()):
-        if num:
-            sums[den] = sums.get(den, 0) + num
+    if len(numerators) >= VECTOR_MIN and _fits_int64(numerators):
+        order = np.argsort(denominators, kind="stable")
+        dens = denominators[order]
+        starts = np.flatnonzero(np.concatenate(([True], dens[1:] != dens[:-1])))
+        grouped = np.add.reduceat(np.asarray(numerators, dtype=np.int64)[order], starts)
+        sums = {d: n for d, n in zip(dens[starts].tolist(), grouped.tolist()) if n}
+    else:
+        for num, den in zip(numerators.tolist(), denominators.tolist()):
+            if num:
+                sums[den] = sums.get(den, 0) + num
     total = Fraction(0)
     for den, num in sums.items():
         total += Fraction(num, den)
     return total
+
+
+def _fits_int64(values: np.ndarray) -> bool:
+    """Can any sum of ``values`` be taken in int64 without overflow?"""
+    if values.dtype.kind not in "iu" or len(values) == 0:
+        return values.dtype.kind in "iu"
+    return int(np.abs(values).max()) * len(values) < 2**62
 
 
 def _table(key: Partition, response: Partition, table: Contingency | None) -> Contingency:
@@ -189,23 +213,39 @@ def _ceaf(t: Contingency, entity_based: bool) -> Fraction:
     components of the overlap graph. A component with a single key or a single response
     entity takes its best edge; any other is solved with the Hungarian algorithm
     (``scipy.optimize.linear_sum_assignment``) on exact integer weights. The total is exact.
+    Large tables choose the best edge of every component with a single entity on a side in
+    NumPy (:func:`_simple_components`) and solve only the others one by one.
     """
-    pair_key = t.pair_key.tolist()
-    if not pair_key:
+    if not len(t.pair_key):
         return Fraction(0)
-    pair_response = t.pair_response.tolist()
-    pair_common = t.pair_common.tolist()
-    key_sizes = t.key_sizes.tolist()
-    response_sizes = t.response_sizes.tolist()
+    dens = t.key_sizes[t.pair_key] + t.response_sizes[t.pair_response]  # of φ4
+    if len(t.pair_key) >= VECTOR_MIN and int(dens.max()) < 2**25:
+        best, rest = _simple_components(t, dens, entity_based)
+        groups = group_pairs(t.pair_components[rest], np.arange(len(rest)))
+        local = _solve_components(groups, t.pair_key[rest].tolist(),
+                                  t.pair_response[rest].tolist(), t.pair_common[rest].tolist(),
+                                  dens[rest].tolist(), entity_based)
+        picked = np.concatenate((best, rest[np.array(local, dtype=np.int64)]))
+    else:
+        picked = np.array(_solve_components(t.components, t.pair_key.tolist(),
+                                            t.pair_response.tolist(), t.pair_common.tolist(),
+                                            dens.tolist(), entity_based), dtype=np.int64)
+    if not entity_based:
+        return Fraction(int(t.pair_common[picked].sum()))
+    return _grouped_sum(2 * t.pair_common[picked], dens[picked])
+
+
+def _solve_components(groups: list[list[int]], pair_key: list[int], pair_response: list[int],
+                      pair_common: list[int], dens: list[int], entity_based: bool) -> list[int]:
+    """The pairs of an optimal alignment of each component (``groups`` of pair indices)."""
     chosen: list[int] = []
-    for group in t.components:
+    for group in groups:
         if len(group) == 1:
             chosen.append(group[0])
             continue
         rows = {pair_key[i] for i in group}
         cols = {pair_response[i] for i in group}
-        weights = _weights(group, pair_key, pair_response, pair_common, key_sizes,
-                           response_sizes, entity_based)
+        weights = _weights(group, pair_common, dens, entity_based)
         if len(rows) == 1 or len(cols) == 1:
             chosen.append(max(group, key=weights.__getitem__))
         elif len(rows) == 2:
@@ -214,13 +254,33 @@ def _ceaf(t: Contingency, entity_based: bool) -> Fraction:
             chosen.extend(_two_sided(group, pair_response, pair_key, weights))
         else:
             chosen.extend(_hungarian(group, rows, cols, pair_key, pair_response, weights))
-    if not entity_based:
-        return Fraction(sum(pair_common[i] for i in chosen))
-    sums: dict[int, int] = {}
-    for i in chosen:
-        den = key_sizes[pair_key[i]] + response_sizes[pair_response[i]]
-        sums[den] = sums.get(den, 0) + 2 * pair_common[i]
-    return sum((Fraction(num, den) for den, num in sums.items()), Fraction(0))
+    return chosen
+
+
+def _simple_components(t: Contingency, dens: np.ndarray,
+                       entity_based: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The best pair of every component with a single key or a single response entity
+    (vectorized), and the pairs of the other components (ascending indices).
+
+    The best pair is chosen on float weights: φ4 values whose denominators are below 2**25
+    are never rounded to the same double unless they are equal, and equal weights give the
+    same total whichever is chosen.
+    """
+    labels = t.pair_components
+    n = int(labels.max()) + 1
+    # count the distinct entities of each side per component (pairs are sorted by key)
+    key_first = np.concatenate(([True], t.pair_key[1:] != t.pair_key[:-1]))
+    rows = np.bincount(labels[key_first], minlength=n)
+    response_first = np.unique(t.pair_response, return_index=True)[1]
+    cols = np.bincount(labels[response_first], minlength=n)
+    simple = ((rows == 1) | (cols == 1))[labels]
+    index = np.flatnonzero(simple)
+    common = t.pair_common[index]
+    weight = common / dens[index] if entity_based else common
+    order = np.lexsort((-weight, labels[index]))
+    ordered = labels[index][order]
+    best = index[order][np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+    return best, np.flatnonzero(~simple)
 
 
 def _two_sided(group: list[int], side: list[int], other: list[int],
@@ -242,15 +302,14 @@ def _two_sided(group: list[int], side: list[int], other: list[int],
     return best
 
 
-def _weights(group: list[int], pair_key: list[int], pair_response: list[int],
-             pair_common: list[int], key_sizes: list[int], response_sizes: list[int],
+def _weights(group: list[int], pair_common: list[int], dens: list[int],
              entity_based: bool) -> dict[int, int | float]:
-    """φ of each pair of a component, scaled to integers when that stays exact and small."""
+    """φ of each pair of a component (``dens``: |K| + |R| of each pair), scaled to integers
+    when that stays exact and small."""
     if not entity_based:
         return {i: pair_common[i] for i in group}
-    dens = {i: key_sizes[pair_key[i]] + response_sizes[pair_response[i]] for i in group}
     scale = 1
-    for d in set(dens.values()):
+    for d in {dens[i] for i in group}:
         scale = scale * d // gcd(scale, d)
         if scale > 2**40:  # many distinct sizes: floats choose, the sum stays exact
             return {i: 2 * pair_common[i] / dens[i] for i in group}

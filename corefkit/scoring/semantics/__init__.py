@@ -11,7 +11,7 @@ asks for; :func:`choose` decides which one when the user does not say.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from corefkit.errors import Repair, UsageError
 from corefkit.model import Document
@@ -23,9 +23,12 @@ NAMES = ("reference", "corefud", "ua")
 class Semantics(Protocol):
     """One scorer's rules for one run (a picklable value: runs in worker processes too)."""
 
-    name: str                  # reference, corefud, ua
-    label: str                 # the scorer it reproduces, as reports name it
-    remove_singletons: bool
+    name: ClassVar[str]        # reference, corefud, ua
+    label: ClassVar[str]       # the scorer it reproduces, as reports name it
+
+    @property
+    def remove_singletons(self) -> bool:
+        """Singletons are removed (by the reduction, or by a pass for the reference)."""
 
     def reduce(self, doc: Document, labeler: Labeler | None = None) -> Any:
         """What scoring needs of ``doc`` (``.name``, ``.pair_key``, ``.file`` and chains)."""

@@ -204,10 +204,10 @@ def ud_document(doc: Document, *, match: str = "exact", keep_zeros: bool = True,
                 continue
         clusters.append(cluster)
     sentences = []
-    for sentence in doc.sentences:
-        forms = tuple(tokens[i].form for i in range(sentence.start, sentence.stop)
+    for part in doc.sentences:
+        forms = tuple(tokens[i].form for i in range(part.start, part.stop)
                       if not tokens[i].is_empty)
-        sentences.append((sentence.sent_id, forms, sentence.attrs.get("line")))
+        sentences.append((part.sent_id, forms, part.attrs.get("line")))
     return UDDocument(doc.name, doc.pair_key(), clusters, sentences, doc.file,
                       removed_zeros, removed_singletons, bool(doc.attrs.get("conllu")))
 
@@ -384,10 +384,10 @@ def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = 
                                                                   "response")
     else:
         responses, response_cluster, response_repeats = [], [], 0
-    response_index = {identity(m): j for j, m in enumerate(responses)}
+    response_position = {identity(m): j for j, m in enumerate(responses)}
     twin: dict[int, int] = {}        # key -> response with the same identity
     for i, m in enumerate(keys):
-        j = response_index.get(identity(m))
+        j = response_position.get(identity(m))
         if j is not None:
             twin[i] = j
     partner: dict[int, int] = {}     # the alignment: key -> response
@@ -422,10 +422,11 @@ def align_corefud(key: UDDocument, response: UDDocument | None, *, match: str = 
     response_labels: dict[int, Any] = {}
     response_index: dict[Any, int] = {}
     for j, c in enumerate(response_cluster):
-        i = index_of_response.get(j)
-        if i is None:
-            i = next_index
+        found_index = index_of_response.get(j)
+        if found_index is None:
+            found_index = next_index
             next_index += 1
+        i = found_index
         response_clusters[c].append(i)
         response_index[identity(responses[j])] = i
         if responses[j].label is not None:
@@ -571,17 +572,17 @@ def zero_anaphors(keys: list[UDMention], key_cluster: list[int], responses: list
         members = sorted(members, key=lambda i: keys[i].order)
         earlier_chains: set[int] = set()
         for n, i in enumerate(members):
-            j = twin.get(i, partner.get(i))
-            chain = response_cluster[j] if j is not None else None
+            matched = twin.get(i, partner.get(i))
+            chain = response_cluster[matched] if matched is not None else None
             if n and keys[i].zero:
-                if j is None or identity(responses[j]) in first_identities:
+                if matched is None or identity(responses[matched]) in first_identities:
                     fn += 1
                 elif chain not in earlier_chains:
                     wl += 1
                 else:
                     tp += 1
-                if j is not None:
-                    covered.add(identity(responses[j]))
+                if matched is not None:
+                    covered.add(identity(responses[matched]))
             if chain is not None:
                 earlier_chains.add(chain)
     for j, m in enumerate(responses):
