@@ -85,7 +85,7 @@ def parse_feats(value: str | None) -> dict[str, str]:
     feats: dict[str, str] = {}
     if value in _EMPTY:
         return feats
-    for item in value.split("|"):  # type: ignore[union-attr]
+    for item in value.split("|"):
         name, sep, val = item.partition("=")
         if sep:
             feats[name] = val
@@ -163,7 +163,7 @@ def _parse_bits(bits: Sequence[tuple[int, str]]) -> _Node | None:
                 if not stack:
                     return None
                 node = stack.pop()
-                (stack[-1].children if stack else roots).append(node)  # type: ignore[arg-type]
+                (stack[-1].children if stack else roots).append(node)
         if stars != 1:
             return None
     if stack or not roots:

@@ -273,7 +273,7 @@ class MentionView:
     def head(self) -> int | None:
         if self._head is False:
             self._head = self.context.head(self.mention, self.rule)
-        return self._head  # type: ignore[return-value]
+        return self._head
 
     def test(self, index: int | None, field: str, regex: re.Pattern[str]) -> bool:
         if index is None:

@@ -234,7 +234,7 @@ def _say_what_is_complete(exc: BaseException, jobs: list[_Job], failed: int,
             + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""))
     if isinstance(exc, CorefkitError):
         if hasattr(exc, "message"):
-            exc.message = f"{exc.message}; {note}"  # type: ignore[attr-defined]
+            exc.message = f"{exc.message}; {note}"
         else:
             exc.args = (f"{exc}; {note}",)
     else:

@@ -88,7 +88,7 @@ def _blanc_ua(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     used_n = (t[..., 5] != 0) | (t[..., 7] != 0)
     n_used = used_c.astype(np.float64) + used_n
     r, p, f = (_ratio(c * used_c + n * used_n, n_used) for c, n in zip(coref, non))
-    return r, p, f  # type: ignore[return-value]  # arrays, or 0-d values for one setting
+    return r, p, f  # arrays, or 0-d values for one setting
 
 
 def _conll(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

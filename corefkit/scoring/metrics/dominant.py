@@ -107,7 +107,7 @@ def parse_coefficients(value: str | Iterable[Any] | None) -> tuple[Fraction, Fra
         raise UsageError(f"coefficients must be four numbers k1,k2,k3,k4, got {value!r}") from None
     if len(numbers) != 4 or any(n < 0 for n in numbers):
         raise UsageError(f"coefficients must be four non-negative numbers k1,k2,k3,k4, got {value!r}")
-    return numbers  # type: ignore[return-value]
+    return numbers
 
 
 def dominant_config(coefficients: Any = None, scheme: str = "lcc", ranking: str = "auto") -> DominantConfig:
