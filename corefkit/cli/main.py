@@ -14,6 +14,7 @@ import sys
 import click
 
 from corefkit import __version__
+from corefkit.cli.analyze import analyze
 from corefkit.cli.compare import compare
 from corefkit.cli.convert import convert, normalize
 from corefkit.cli.gap import gap_score
@@ -31,7 +32,7 @@ def cli() -> None:
 
 
 for _command in (score, compare, convert, normalize, validate, stats, formats, list_passes,
-                 gap_score):
+                 gap_score, analyze):
     cli.add_command(_command)
 
 

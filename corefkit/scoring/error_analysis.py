@@ -41,7 +41,12 @@ from corefkit.model.syntax import span_parents, tree_head
 from corefkit.scoring import errors as E
 from corefkit.scoring.align import match_key
 from corefkit.scoring.config import ScoreConfig
-from corefkit.scoring.engine import DocumentScorer, documents_of, same_words, side_options
+from corefkit.scoring.engine import (
+    DocumentScorer,
+    documents_of,
+    same_words,
+    side_options,
+)
 from corefkit.scoring.error_report import (
     AnalysisError,
     AnalysisReport,
@@ -243,7 +248,7 @@ class PairResult:
 
 def analyze_pair(scorer: DocumentScorer, config: ScoreConfig, key_doc: Document,
                  response_doc: Document | None, categories: Sequence[str],
-                 table: Any = None) -> PairResult:
+                 table: Any = None, anchors: str = "agreed") -> PairResult:
     """Align one pair as ``score`` does, categorise its errors and score every scenario."""
     key_red = scorer.reduce(key_doc)
     response_red = scorer.reduce(response_doc) if response_doc is not None else None
@@ -261,7 +266,7 @@ def analyze_pair(scorer: DocumentScorer, config: ScoreConfig, key_doc: Document,
     for cluster in key_clusters + response_clusters:  # not mapped back (should not happen)
         for i in cluster:
             facts.setdefault(i, E.MentionFacts((i,)))
-    transformation = E.transform(key_clusters, response_clusters, facts)
+    transformation = E.transform(key_clusters, response_clusters, facts, anchors)
     if isinstance(found, CorefUDAlignment) and E.SPLIT_MEMBERS in categories:
         transformation.changes += split_changes(key_red.doc, response_red.doc
                                                 if response_red else None, found)
@@ -383,6 +388,32 @@ def read_side(source: Any, side: str, config: ScoreConfig) -> list[Document]:
 
 
 # ---------------------------------------------------------------------------- the run
+def analysis_config(key: Any, response: Any, *, format: str | None,
+                    key_format: str | None, response_format: str | None,
+                    read_options: dict[str, Any] | None,
+                    key_read_options: dict[str, Any] | None,
+                    response_read_options: dict[str, Any] | None,
+                    **settings: Any) -> tuple[ScoreConfig, Any, Any]:
+    """The run's configuration, as :func:`corefkit.score` resolves it (format detection,
+    semantics, reader options routed to each side), and the sources to read."""
+    from corefkit.converters.registry import route_read_options
+    from corefkit.scoring.api import _key_format
+
+    key_format_name, key = _key_format(key, key_format or format)
+    response_format_name, response = _key_format(response, response_format or format)
+    key_shared, response_shared = route_read_options(
+        read_options or {}, [(key, key_format or format), (response, response_format or format)])
+    config = ScoreConfig.build(
+        detected_format=key_format_name, metrics="muc,bcub,ceafe,conll", format=format,
+        key_format=key_format, response_format=response_format, engine="serial",
+        compare_words=None not in (key_format_name, response_format_name)
+        and key_format_name != response_format_name,
+        key_read_options={**key_shared, **(key_read_options or {})},
+        response_read_options={**response_shared, **(response_read_options or {})},
+        **settings)
+    return config, key, response
+
+
 def analyze(key: Any, response: Any, *, format: str | None = None,
             key_format: str | None = None, response_format: str | None = None,
             semantics: str | None = None, profile: str | None = None, match: str | None = None,
@@ -392,34 +423,31 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
             read_options: dict[str, Any] | None = None,
             key_read_options: dict[str, Any] | None = None,
             response_read_options: dict[str, Any] | None = None, lenient: bool = False,
-            type_table: Any = None) -> AnalysisReport:
+            type_table: Any = None, anchors: str = "agreed") -> AnalysisReport:
     """Categorise the errors of ``response`` against ``key`` (Kummerfeld & Klein 2013).
 
     ``key`` and ``response`` are what :func:`corefkit.score` takes (paths or documents), read
     and aligned under the same options (format, semantics, profile, matching, zeros,
     singletons, passes, reader options, strict unless ``lenient``). ``type_table`` names the
-    mention-type table (:mod:`corefkit.analysis.mention_types`). Returns an
+    mention-type table (:mod:`corefkit.analysis.mention_types`); ``anchors`` which part of an
+    entity the others are split from and merged into (:func:`corefkit.scoring.errors.transform`:
+    ``agreed``, or ``analyser`` for the Berkeley analyser's rule). Returns an
     :class:`~corefkit.scoring.error_report.AnalysisReport`.
     """
     from corefkit import __version__
-    from corefkit.converters.registry import route_read_options
-    from corefkit.scoring.api import _key_format, _source_name
+    from corefkit.errors import UsageError
+    from corefkit.scoring.api import _source_name
 
-    key_format_name, key = _key_format(key, key_format or format)
-    response_format_name, response = _key_format(response, response_format or format)
-    key_shared, response_shared = route_read_options(
-        read_options or {}, [(key, key_format or format), (response, response_format or format)])
-    config = ScoreConfig.build(
-        detected_format=key_format_name, metrics="muc,bcub,ceafe,conll", profile=profile,
-        semantics=semantics, remove_singletons=remove_singletons, match=match,
+    if anchors not in E.ANCHORS:
+        raise UsageError(f"unknown anchor rule {anchors!r}; expected one of "
+                         f"{', '.join(E.ANCHORS)}")
+    config, key, response = analysis_config(
+        key, response, format=format, key_format=key_format, response_format=response_format,
+        semantics=semantics, profile=profile, remove_singletons=remove_singletons, match=match,
         zero_match=zero_match, keep_zeros=keep_zeros,
         remove_split_antecedents=remove_split_antecedents, discourse_deixis=discourse_deixis,
-        passes=tuple(passes), format=format, key_format=key_format,
-        response_format=response_format, lenient=lenient, engine="serial",
-        compare_words=None not in (key_format_name, response_format_name)
-        and key_format_name != response_format_name,
-        key_read_options={**key_shared, **(key_read_options or {})},
-        response_read_options={**response_shared, **(response_read_options or {})})
+        passes=tuple(passes), read_options=read_options, key_read_options=key_read_options,
+        response_read_options=response_read_options, lenient=lenient)
     scorer = DocumentScorer(config)
     categories = list(E.MENTION_CATEGORIES)
     if config.semantics == "ua" and getattr(scorer.semantics, "keep_splits", False):
@@ -433,7 +461,8 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
     scenarios: dict[tuple[str, ...], dict[str, Counts]] = {}
     documents, found, warnings = [], [], [*scorer.semantics.warnings(), *notes]
     for key_doc, response_doc in pairs:
-        result = analyze_pair(scorer, config, key_doc, response_doc, categories, type_table)
+        result = analyze_pair(scorer, config, key_doc, response_doc, categories, type_table,
+                              anchors)
         documents.append(result.document)
         found.extend(result.errors)
         warnings.extend(result.notes)
@@ -443,7 +472,8 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
     found.sort(key=lambda e: order[e.category])  # stable: documents, then positions
     options = {**scorer.semantics.options(), "semantics": scorer.semantics.label,
                "remove_singletons": config.remove_singletons, "passes": list(config.passes),
-               "type_table": str(type_table) if type_table is not None else "default"}
+               "type_table": str(type_table) if type_table is not None else "default",
+               "anchors": anchors}
     return build_report(key=_source_name(key), response=_source_name(response),
                         options=options, categories=categories, documents=documents,
                         errors=found, scenarios=scenarios, warnings=warnings,

@@ -18,7 +18,7 @@ from typing import Any
 
 from corefkit.analysis.mention_types import TYPES
 from corefkit.errors import Repair
-from corefkit.scoring.errors import CONFLATED_ENTITIES, TITLES
+from corefkit.scoring.errors import TITLES
 from corefkit.scoring.metrics.standard import CONLL_COMPONENTS, Counts
 from corefkit.scoring.report import MetricResult, fraction_text
 
@@ -194,10 +194,10 @@ class AnalysisReport:
     # ------------------------------------------------------------------ table
     def to_table(self, limit: int | None = DEFAULT_TABLE_LIMIT) -> str:
         o = self.original
+        total = (f"CoNLL F1: {_pct(o.conll)} (MUC {_pct(o.counts['muc'].f1)}, "
+                 f"B3 {_pct(o.counts['bcub'].f1)}, CEAFe {_pct(o.counts['ceafe'].f1)})")
         lines = [f"key: {self.key}", f"response: {self.response}",
-                 f"documents: {self.documents}",
-                 f"CoNLL F1: {_pct(o.conll)} (MUC {_pct(o.counts['muc'].f1)}, "
-                 f"B3 {_pct(o.counts['bcub'].f1)}, CEAFe {_pct(o.counts['ceafe'].f1)})", ""]
+                 f"documents: {self.documents}", total, ""]
         header = (f"{'category':<32} {'errors':>7} {'F1 alone':>9} {'gain':>7} "
                   f"{'F1 cumul.':>10} {'gain':>7}")
         lines += [header, "-" * len(header)]
@@ -275,8 +275,8 @@ def _signed(value: Fraction) -> str:
 
 
 def _abbrev(category: str) -> str:
-    return "".join(part[0] for part in category.split("_")).upper() \
-        if category != CONFLATED_ENTITIES else "CE"
+    """``conflated_entities`` -> ``CE``: a column heading."""
+    return "".join(part[0] for part in category.split("_")).upper()
 
 
 def build_report(*, key: str, response: str, options: dict[str, Any], categories: list[str],

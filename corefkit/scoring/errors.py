@@ -138,7 +138,10 @@ class Change:
     ``mentions`` are key indices once spans are altered (a span error's key mention; a
     conflated part, a divided piece, missing mentions) and response indices for extra
     mentions. ``key_entity`` and ``response_entity`` index the key and (span-corrected)
-    response clusters involved; ``replaced`` is a span error's response mention.
+    response clusters involved; ``replaced`` is a span error's response mention. ``also``
+    are mentions the change removes (a Split) or introduces (a Merge) without counting them:
+    the analyser's anchor rule (``anchors="analyser"``) leaves an extra or a missing anchor
+    uncounted.
     """
 
     category: str
@@ -146,6 +149,7 @@ class Change:
     key_entity: int | None = None
     response_entity: int | None = None
     replaced: int | None = None
+    also: tuple[int, ...] = ()
 
 
 @dataclass
@@ -153,30 +157,43 @@ class Transformation:
     """The changes that turn one document's response into its key.
 
     ``anchors`` gives each key entity the mention its other parts are merged into (None: the
-    entity is built from its missing mentions, a Missing Entity, or from nothing found).
+    entity is built from its missing mentions, a Missing Entity, or from nothing found);
+    ``fallbacks`` the earliest mention found of a key entity whose anchor is missing.
     """
 
     key: list[list[int]]
     response: list[list[int]]
     changes: list[Change] = field(default_factory=list)
     anchors: dict[int, int | None] = field(default_factory=dict)
+    fallbacks: dict[int, int] = field(default_factory=dict)
 
     def of(self, category: str) -> list[Change]:
         return [c for c in self.changes if c.category == category]
 
 
 # ============================================================================ transformations
+ANCHORS = ("agreed", "analyser")
+
+
 def transform(key: Sequence[Sequence[int]], response: Sequence[Sequence[int]],
-              facts: dict[int, MentionFacts]) -> Transformation:
+              facts: dict[int, MentionFacts], anchors: str = "agreed") -> Transformation:
     """Every change that turns ``response`` into ``key`` (clusters of aligned mention indices;
-    ``facts`` for every index of either side), categorised (§3.1–3.2)."""
+    ``facts`` for every index of either side), categorised (§3.1–3.2).
+
+    ``anchors`` says which part of an entity is the entity: ``agreed`` (corefkit) the part
+    holding its earliest non-pronoun mention among those both sides have; ``analyser`` (the
+    Berkeley analyser's) the part holding its earliest non-pronoun mention of all, so that an
+    extra or missing first mention is no error of its own and the rest of its entity is
+    conflated or divided instead.
+    """
     key_clusters = [list(c) for c in key]
     key_of = {m: k for k, cluster in enumerate(key_clusters) for m in cluster}
     altered, spans = alter_spans(key_clusters, response, facts)
     found = Transformation(key_clusters, [list(c) for c in response])
     found.changes = [Change(SPAN_ERROR, (k,), key_of[k], None, r) for r, k in spans]
-    found.changes += split_and_remove(key_of, altered, facts)
-    found.changes += introduce_and_merge(key_clusters, altered, facts, found.anchors)
+    analyser = anchors == "analyser"
+    found.changes += split_and_remove(key_of, altered, facts, analyser)
+    found.changes += introduce_and_merge(key_clusters, altered, facts, found, analyser)
     return found
 
 
@@ -228,7 +245,7 @@ def earliest(mentions: Sequence[int], facts: dict[int, MentionFacts]) -> int | N
 
 
 def split_and_remove(key_of: dict[int, int], response: Sequence[Sequence[int]],
-                     facts: dict[int, MentionFacts]) -> list[Change]:
+                     facts: dict[int, MentionFacts], analyser: bool = False) -> list[Change]:
     """Split and Remove (§3.1) on the span-corrected response, categorised (§3.2).
 
     A response entity splits into one part per key entity it holds mentions of and one part
@@ -236,7 +253,9 @@ def split_and_remove(key_of: dict[int, int], response: Sequence[Sequence[int]],
     its key mentions are all pronouns (or none); the key parts are then all split off.
     Otherwise every extra mention is an Extra Mention (Extra Zero), and the part holding the
     entity's earliest non-pronoun key mention (else its earliest key mention) stays: every
-    other key part is a Conflated Entities error.
+    other key part is a Conflated Entities error. With ``analyser`` the anchor is the
+    entity's earliest non-pronoun mention of all (else its earliest): an extra anchor is
+    removed with the splits, uncounted.
     """
     changes: list[Change] = []
     for j, cluster in enumerate(response):
@@ -249,24 +268,29 @@ def split_and_remove(key_of: dict[int, int], response: Sequence[Sequence[int]],
             else:
                 parts.setdefault(k, []).append(m)
         found = [m for part in parts.values() for m in part]
-        staying: int | None = None
+        first = earliest(found + extras if analyser else found, facts)
+        staying = key_of.get(first) if first is not None else None
+        silent: tuple[int, ...] = ()
         if len(extras) >= 2 and all(facts[m].pronoun for m in found):
             changes.append(Change(EXTRA_ENTITY, tuple(extras), None, j))
+            if not analyser:  # the entity is the extra one: every key part is split off
+                staying = None
         else:
+            if first is not None and staying is None and found:
+                silent = (first,)
             for m in extras:
-                changes.append(Change(EXTRA_ZERO if facts[m].zero else EXTRA_MENTION, (m,),
-                                      None, j))
-            first = earliest(found, facts)
-            staying = key_of[first] if first is not None else None
+                if m not in silent:
+                    changes.append(Change(EXTRA_ZERO if facts[m].zero else EXTRA_MENTION,
+                                          (m,), None, j))
         for k, part in parts.items():
             if k != staying:
-                changes.append(Change(CONFLATED_ENTITIES, tuple(part), k, j))
+                changes.append(Change(CONFLATED_ENTITIES, tuple(part), k, j, also=silent))
     return changes
 
 
 def introduce_and_merge(key: Sequence[Sequence[int]], response: Sequence[Sequence[int]],
-                        facts: dict[int, MentionFacts],
-                        anchors: dict[int, int | None]) -> list[Change]:
+                        facts: dict[int, MentionFacts], found: Transformation,
+                        analyser: bool = False) -> list[Change]:
     """Introduce and Merge (§3.1) after the splits, categorised (§3.2).
 
     A key entity's mentions the response has form one piece per response entity; its missing
@@ -274,31 +298,38 @@ def introduce_and_merge(key: Sequence[Sequence[int]], response: Sequence[Sequenc
     mentions found are all pronouns (or none); every piece is then merged into it. Otherwise
     each missing mention is a Missing Mention (Missing Zero), merged into the piece holding
     the entity's earliest non-pronoun mention found (else its earliest mention found), and
-    every other piece is a Divided Entity error. ``anchors`` receives that mention per key
-    entity.
+    every other piece is a Divided Entity error. With ``analyser`` the anchor is the earliest
+    non-pronoun mention of the whole entity (else its earliest): a missing anchor is
+    introduced with the merges, uncounted. ``found.anchors`` receives the anchors.
     """
     response_of = {m: j for j, cluster in enumerate(response) for m in cluster}
     changes: list[Change] = []
     for k, cluster in enumerate(key):
         ordered = sorted(cluster, key=lambda m: facts[m].order)
-        found = [m for m in ordered if m in response_of]
+        present = [m for m in ordered if m in response_of]
         missing = [m for m in ordered if m not in response_of]
-        target: int | None = None
-        if len(missing) >= 2 and all(facts[m].pronoun for m in found):
-            anchors[k] = None
+        anchor = earliest(ordered if analyser else present, facts)
+        silent: tuple[int, ...] = ()
+        if len(missing) >= 2 and all(facts[m].pronoun for m in present):
+            found.anchors[k] = anchor if analyser and anchor in response_of else None
             changes.append(Change(MISSING_ENTITY, tuple(missing), k))
         else:
-            anchors[k] = first = earliest(found, facts)
-            target = response_of[first] if first is not None else None
+            if anchor is not None and anchor not in response_of and present:
+                silent = (anchor,)
+                found.fallbacks[k] = present[0]
+            found.anchors[k] = anchor if anchor in response_of or silent else None
             for m in missing:
-                changes.append(Change(MISSING_ZERO if facts[m].zero else MISSING_MENTION, (m,),
-                                      k))
+                if m not in silent:
+                    changes.append(Change(MISSING_ZERO if facts[m].zero else MISSING_MENTION,
+                                          (m,), k))
+        anchored = found.anchors[k]
+        target = response_of.get(anchored) if anchored is not None else None
         pieces: dict[int, list[int]] = {}
-        for m in found:
+        for m in present:
             pieces.setdefault(response_of[m], []).append(m)
         for j, piece in pieces.items():
             if j != target:
-                changes.append(Change(DIVIDED_ENTITY, tuple(piece), k, j))
+                changes.append(Change(DIVIDED_ENTITY, tuple(piece), k, j, also=silent))
     return changes
 
 
@@ -313,6 +344,7 @@ class _State:
         self.alias = {c.mentions[0]: c.replaced for c in found.of(SPAN_ERROR)
                       if SPAN_ERROR not in fixed and c.replaced is not None}
         self.anchors = found.anchors
+        self.fallbacks = found.fallbacks
         self.key = found.key
         self.homes: dict[int, int] = {}
         self.fresh = itertools.count(len(response))
@@ -324,9 +356,9 @@ class _State:
         """The label of key entity ``k``'s anchor, else of the entity built for it."""
         if k is None:
             return None
-        anchor = self.anchors.get(k)
-        if anchor is not None:
-            return self.label.get(self.resolve(anchor))
+        for mention in (self.anchors.get(k), self.fallbacks.get(k)):
+            if mention is not None and self.resolve(mention) in self.label:
+                return self.label[self.resolve(mention)]
         return self.homes.get(k)
 
     def apply(self, change: Change) -> None:
@@ -338,6 +370,8 @@ class _State:
             new = next(self.fresh)
             for m in change.mentions:
                 self.label[self.resolve(m)] = new
+            for m in change.also:
+                self.label.pop(m, None)
         elif category in (EXTRA_MENTION, EXTRA_ZERO, EXTRA_ENTITY):
             for m in change.mentions:
                 self.label.pop(m, None)
@@ -346,7 +380,7 @@ class _State:
             if into is None:
                 assert change.key_entity is not None
                 into = self.homes[change.key_entity] = next(self.fresh)
-            for m in change.mentions:
+            for m in change.mentions + change.also:
                 self.label[self.resolve(m)] = into
         elif category in (MISSING_MENTION, MISSING_ZERO, MISSING_ENTITY):
             k = change.key_entity
