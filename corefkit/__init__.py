@@ -7,6 +7,8 @@ The public API is small and mirrors the command line::
     corefkit.write(docs, "copy.conll")
     report = corefkit.score("key.conll", "response.conll")
     print(report.metrics["muc"].f1)
+    corefkit.score_clusters([[(0, 1), (4, 4)]], [[(0, 1)], [(4, 4)]])   # clusters in memory
+    errors = corefkit.analyze("key.conll", "response.conll")   # error categories
 
 Heavy modules (networkx, scipy) are imported only when these functions are used.
 """
@@ -22,6 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from corefkit.converters.convert import ConvertResult
     from corefkit.model import Document
+    from corefkit.scoring.clusters import Scorer
+    from corefkit.scoring.error_report import AnalysisReport
     from corefkit.scoring.report import ScoreReport
 
 
@@ -57,4 +61,32 @@ def score(key: Any, response: Any, metrics: Any = None, **options: Any) -> Score
     return _score(key, response, metrics=metrics, **options)
 
 
-__all__ = ["__version__", "convert", "read", "score", "write"]
+def score_clusters(key: Any, response: Any, metrics: Any = None, **options: Any) -> ScoreReport:
+    """Score predicted clusters against gold ones held in memory (one document, a list of
+    clusters of hashable mentions, or a list of documents); the reference scorer's numbers.
+    Options: ``documents``, ``remove_singletons``; see
+    :func:`corefkit.scoring.clusters.score_clusters`. ``corefkit.Scorer`` accumulates
+    documents one ``update`` at a time (:class:`corefkit.scoring.clusters.Scorer`)."""
+    from corefkit.scoring.clusters import score_clusters as _score_clusters
+
+    return _score_clusters(key, response, metrics, **options)
+
+
+def analyze(key: Any, response: Any, **options: Any) -> AnalysisReport:
+    """Categorise a response's errors against a key (Kummerfeld & Klein 2013), as
+    ``corefkit analyze`` does; see :func:`corefkit.scoring.error_analysis.analyze`."""
+    from corefkit.scoring.error_analysis import analyze as _analyze
+
+    return _analyze(key, response, **options)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Scorer":  # imported when first used, as the functions above
+        from corefkit.scoring.clusters import Scorer
+
+        return Scorer
+    raise AttributeError(f"module 'corefkit' has no attribute {name!r}")
+
+
+__all__ = ["Scorer", "__version__", "analyze", "convert", "read", "score", "score_clusters",
+           "write"]

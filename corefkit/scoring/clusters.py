@@ -26,7 +26,7 @@ and every document of a run with a metric registered by a user, go through the e
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -38,7 +38,13 @@ from corefkit.scoring.align import (
     index_mentions,
 )
 from corefkit.scoring.config import ScoreConfig
-from corefkit.scoring.engine import DocumentCounts, DocumentScorer, Pairing, Reduced, Totals
+from corefkit.scoring.engine import (
+    DocumentCounts,
+    DocumentScorer,
+    Pairing,
+    Reduced,
+    Totals,
+)
 from corefkit.scoring.metrics import registry, standard
 from corefkit.scoring.partition import Partition, contingency
 from corefkit.scoring.report import ScoreReport
@@ -110,9 +116,11 @@ class Scorer:
         (``response``), each a list of clusters, a cluster a list of hashable mentions.
         ``name`` names the document in warnings (default: its number, from 0)."""
         name = str(self._added) if name is None else name
-        key_doc = DocumentMentions(name, (name, ""), self._clusters(key, "key", name), 0)
+        # the caller's lists are read as they are (not copied): DocumentMentions only reads
+        key_doc = DocumentMentions(name, (name, ""),
+                                   cast(list, self._clusters(key, "key", name)), 0)
         response_doc = DocumentMentions(name, (name, ""),
-                                        self._clusters(response, "response", name), 0)
+                                        cast(list, self._clusters(response, "response", name)), 0)
         try:
             found = index_mentions(key_doc, response_doc)
         except TypeError:
@@ -281,8 +289,8 @@ def score_clusters(key: Any, response: Any, metrics: str | Sequence[str] | None 
             raise UsageError(f"the {side} must be a list of documents, not {_kind(value)}")
     if len(key) != len(response):
         raise UsageError(f"{len(key)} key documents but {len(response)} response documents; "
-                         "documents pair by position (pass documents=False if each side is "
-                         "one document whose mentions are lists: give mentions as tuples)")
+                         "documents pair by position (if each side is one document with "
+                         "[start, end] lists as mentions, give the mentions as tuples)")
     for gold, predicted in zip(key, response):
         scorer.update(gold, predicted)
     return scorer.compute()
@@ -321,7 +329,11 @@ def _shape(key: Any, response: Any) -> bool:
 
 
 def _kind(value: Any) -> str:
-    return "None" if value is None else f"a {type(value).__name__} ({value!r:.40})"
+    """``"a set ({(3, 3)})"``, ``"an int (7)"``, ``"None"``: what was given, for messages."""
+    if value is None:
+        return "None"
+    kind = type(value).__name__
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} ({value!r:.40})"
 
 
 def _refuse_arrays(mention: Any, side: str, name: str) -> None:

@@ -144,11 +144,19 @@ def _grouped_sum(numerators: np.ndarray, denominators: np.ndarray) -> Fraction:
     """
     sums: dict[int, int] = {}
     if len(numerators) >= VECTOR_MIN and _fits_int64(numerators):
-        order = np.argsort(denominators, kind="stable")
-        dens = denominators[order]
-        starts = np.flatnonzero(np.concatenate(([True], dens[1:] != dens[:-1])))
-        grouped = np.add.reduceat(np.asarray(numerators, dtype=np.int64)[order], starts)
-        sums = {d: n for d, n in zip(dens[starts].tolist(), grouped.tolist()) if n}
+        top = int(denominators.max())
+        if int(denominators.min()) >= 0 and top <= 4 * len(denominators) \
+                and int(np.abs(numerators).max()) * len(numerators) < 2**53:
+            # small denominators: a bincount, whose float sums of integers stay exact here
+            grouped = np.bincount(denominators, weights=numerators, minlength=top + 1)
+            found = np.flatnonzero(grouped)
+            sums = dict(zip(found.tolist(), grouped[found].astype(np.int64).tolist()))
+        else:
+            order = np.argsort(denominators, kind="stable")
+            dens = denominators[order]
+            starts = np.flatnonzero(np.concatenate(([True], dens[1:] != dens[:-1])))
+            grouped = np.add.reduceat(np.asarray(numerators, dtype=np.int64)[order], starts)
+            sums = {d: n for d, n in zip(dens[starts].tolist(), grouped.tolist()) if n}
     else:
         for num, den in zip(numerators.tolist(), denominators.tolist()):
             if num:
@@ -268,19 +276,23 @@ def _simple_components(t: Contingency, dens: np.ndarray,
     """
     labels = t.pair_components
     n = int(labels.max()) + 1
-    # count the distinct entities of each side per component (pairs are sorted by key)
-    key_first = np.concatenate(([True], t.pair_key[1:] != t.pair_key[:-1]))
-    rows = np.bincount(labels[key_first], minlength=n)
-    response_first = np.unique(t.pair_response, return_index=True)[1]
-    cols = np.bincount(labels[response_first], minlength=n)
+    # the distinct entities of each side per component: an entity is in one component
+    key_label = np.full(len(t.key_sizes), -1, dtype=np.int64)
+    key_label[t.pair_key] = labels
+    response_label = np.full(len(t.response_sizes), -1, dtype=np.int64)
+    response_label[t.pair_response] = labels
+    rows = np.bincount(key_label[key_label >= 0], minlength=n)
+    cols = np.bincount(response_label[response_label >= 0], minlength=n)
     simple = ((rows == 1) | (cols == 1))[labels]
-    index = np.flatnonzero(simple)
+    alone = np.bincount(labels, minlength=n)[labels] == 1  # a component of one pair
+    index = np.flatnonzero(simple & ~alone)
     common = t.pair_common[index]
     weight = common / dens[index] if entity_based else common
     order = np.lexsort((-weight, labels[index]))
     ordered = labels[index][order]
-    best = index[order][np.concatenate(([True], ordered[1:] != ordered[:-1]))]
-    return best, np.flatnonzero(~simple)
+    best = index[order][np.concatenate(([True], ordered[1:] != ordered[:-1]))] if len(index) \
+        else index
+    return np.concatenate((np.flatnonzero(alone), best)), np.flatnonzero(~simple)
 
 
 def _two_sided(group: list[int], side: list[int], other: list[int],
