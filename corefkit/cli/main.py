@@ -21,6 +21,7 @@ from corefkit.cli.gap import gap_score
 from corefkit.cli.listings import formats, list_passes
 from corefkit.cli.score import score
 from corefkit.cli.stats import stats
+from corefkit.cli.task import task
 from corefkit.cli.validate import validate
 from corefkit.errors import CorefkitError, UsageError
 
@@ -32,7 +33,7 @@ def cli() -> None:
 
 
 for _command in (score, compare, convert, normalize, validate, stats, formats, list_passes,
-                 gap_score, analyze):
+                 gap_score, analyze, task):
     cli.add_command(_command)
 
 
