@@ -16,7 +16,8 @@ Counts are taken on the document model, so they mean the same for every format:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ from corefkit.analysis.mention_types import (
     TypeTable,
     load_type_table,
 )
+from corefkit.errors import Repair
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document
 
 COUNTS = ("documents", "sentences", "tokens", "empty_nodes", "mentions", "entities", "singletons",
@@ -102,6 +104,50 @@ def corpus_stats(documents: Iterable[Document], table: TypeTable | str | None = 
             each.append(found)
     total.name = "total"
     return total, each
+
+
+def source_stats(source: str, *, format: str | None = None, table: str = "default",
+                 per_document: bool = False, lenient: bool = False, jobs: int | None = None,
+                 **options: Any) -> tuple[Stats, list[Stats], list[Repair]]:
+    """The counts of a file, folder or glob (``corefkit stats``): totals, each document's counts
+    when asked, and the readers' repairs; files are counted in ``jobs`` processes (default:
+    the machine's cores when there is enough input), summed in file order."""
+    from corefkit.converters.registry import expand_paths, refuse_undeclared
+    from corefkit.parallel import map_files, workers_for
+
+    files = [source] if source == "-" else [f for f, _ in expand_paths(source, format)]
+    if options and source != "-":
+        from corefkit.converters.registry import get
+
+        refuse_undeclared(options, [get(fmt) for _, fmt in expand_paths(source, format)], "read")
+    work = functools.partial(_file_stats, format=format, table=table, per_document=per_document,
+                             lenient=lenient, options=options)
+    total, each, repairs = Stats("total"), [], []
+    for file_total, file_each, file_repairs in map_files(work, files,
+                                                          workers_for(jobs, files)):
+        total = total + file_total
+        each.extend(file_each)
+        repairs.extend(file_repairs)
+    total.name = "total"
+    return total, each, repairs
+
+
+def _file_stats(file: str, *, format: str | None, table: str, per_document: bool,
+                lenient: bool, options: dict[str, Any]) -> tuple[Stats, list[Stats],
+                                                                   list[Repair]]:
+    from corefkit.converters.registry import get, guess_format, own_options, read
+
+    fmt = format or (guess_format(file) if file != "-" else None)
+    own = own_options(get(fmt), options, "read") if fmt is not None else options
+    repairs: list[Repair] = []
+
+    def documents() -> Iterator[Document]:
+        for doc in read(file, format=fmt, lenient=lenient, **own):
+            repairs.extend(doc.repairs)
+            yield doc
+
+    total, each = corpus_stats(documents(), table, per_document=per_document)
+    return total, each, repairs
 
 
 def render_table(total: Stats, each: list[Stats], table: TypeTable, source: str) -> str:

@@ -10,7 +10,14 @@ from typing import Any
 
 import click
 
-from corefkit.cli.options import format_options, given, ignore_option, lenient_option, warn
+from corefkit.cli.options import (
+    format_options,
+    given,
+    ignore_option,
+    jobs_option,
+    lenient_option,
+    warn,
+)
 
 
 def report_losses(report: Any, quiet: bool) -> None:
@@ -45,6 +52,7 @@ def _common(function: Any) -> Any:
                      help="Output format (default: from the target's name, else the input "
                           "format)."),
         format_options("read", "write"),
+        jobs_option,
         click.option("--strict", is_flag=True,
                      help="Fail, writing nothing, if the target cannot hold everything."),
         lenient_option,
@@ -94,7 +102,7 @@ def _transform(source: str, target: str, passes: list[str], params: dict[str, An
     result = run(source, target, input_format=params["input_format"],
                  output_format=params["output_format"], passes=passes, options=options,
                  lenient=params["lenient"], fail_on_loss=params["strict"],
-                 same_format=same_format)
+                 same_format=same_format, jobs=params["jobs"])
     warn(result.warnings, quiet, params["ignore"])
     report_losses(result.report, quiet)
     if not quiet:

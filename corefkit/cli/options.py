@@ -85,6 +85,15 @@ def ignore_option(function: F) -> F:
              "pattern such as 'ua.*'; repeatable, or a comma list).")(function)
 
 
+def jobs_option(function: F) -> F:
+    """``--jobs N``: files (or documents) in N processes."""
+    return click.option(
+        "--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
+        help="Work in N processes, one file at a time each (default: the machine's cores when "
+             "there are several files and enough input to pay for them; 1: one process)."
+    )(function)
+
+
 def lenient_option(function: F) -> F:
     return click.option(
         "--lenient", is_flag=True,

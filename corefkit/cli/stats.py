@@ -9,8 +9,15 @@ from typing import Any
 
 import click
 
-from corefkit.cli.options import format_options, given, ignore_option, lenient_option, warn
-from corefkit.errors import FormatError, Repair
+from corefkit.cli.options import (
+    format_options,
+    given,
+    ignore_option,
+    jobs_option,
+    lenient_option,
+    warn,
+)
+from corefkit.errors import FormatError
 
 
 @click.command()
@@ -23,11 +30,13 @@ from corefkit.errors import FormatError, Repair
               help="The mention-type rule table (corefkit/schemas/mention-types.json, or a file "
                    "of the same shape).")
 @format_options("read")
+@jobs_option
 @lenient_option
 @ignore_option
 @click.option("--quiet", "-q", is_flag=True, help="No reader warnings.")
 def stats(source: str, input_format: str | None, output_format: str, per_document: bool,
-          type_table: str, lenient: bool, ignore: tuple[str, ...], quiet: bool,
+          type_table: str, jobs: int | None, lenient: bool, ignore: tuple[str, ...],
+          quiet: bool,
           **format_params: Any) -> None:
     """Count what SOURCE (file, directory, glob or '-') holds.
 
@@ -37,18 +46,12 @@ def stats(source: str, input_format: str | None, output_format: str, per_documen
     tree, the POS tags, named entities, or word forms.
     """
     from corefkit.analysis.mention_types import load_type_table
-    from corefkit.analysis.stats import corpus_stats, render_table
-    from corefkit.converters.registry import read
+    from corefkit.analysis.stats import render_table, source_stats
 
     table = load_type_table(type_table)
-    warnings: list[Repair] = []
-
-    def documents() -> Any:
-        for doc in read(source, format=input_format, lenient=lenient, **given(format_params)):
-            warnings.extend(doc.repairs)
-            yield doc
-
-    total, each = corpus_stats(documents(), table, per_document=per_document)
+    total, each, warnings = source_stats(source, format=input_format, table=type_table,
+                                         per_document=per_document, lenient=lenient, jobs=jobs,
+                                         **given(format_params))
     if total.counts["documents"] == 0:
         raise FormatError(f"{source} holds no document", check="file.no-documents")
     warn(warnings, quiet, ignore)

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from corefkit.cli.options import format_options, given, split_list
+from corefkit.cli.options import format_options, given, jobs_option, split_list
 from corefkit.errors import UsageError
 
 
@@ -41,10 +41,11 @@ from corefkit.errors import UsageError
                    "documents, sentences and words.")
 @click.option("--list-checks", is_flag=True, help="List every check with its level and meaning.")
 @format_options("read")
+@jobs_option
 @click.pass_context
 def validate(ctx: click.Context, paths: tuple[str, ...], input_format: str | None, level: int,
              output_format: str, max_errors: int | None, exclude: tuple[str, ...],
-             include_only: tuple[str, ...], pair: bool, list_checks: bool,
+             include_only: tuple[str, ...], pair: bool, list_checks: bool, jobs: int | None,
              **format_params: Any) -> None:
     """Check coreference annotation in FILE|DIR... (any format corefkit reads).
 
@@ -61,17 +62,17 @@ def validate(ctx: click.Context, paths: tuple[str, ...], input_format: str | Non
         raise UsageError(f"--pair takes two paths, KEY and RESPONSE; got {len(paths)}")
     import json
 
+    from corefkit.converters.registry import expand_paths, get, refuse_undeclared
     from corefkit.validation.engine import Run, iterate
     from corefkit.validation.pair import iterate_pair
-
-    from corefkit.converters.registry import expand_paths, get, refuse_undeclared
 
     read_options = given(format_params)
     if read_options:
         refuse_undeclared(read_options, [get(fmt) for path in paths
                                          for _, fmt in expand_paths(path, input_format)], "read")
     run = Run(format=input_format, level=level, include_only=split_list(include_only),
-              exclude=split_list(exclude), max_errors=max_errors, read_options=read_options)
+              exclude=split_list(exclude), max_errors=max_errors, read_options=read_options,
+              jobs=jobs)
     findings = iterate_pair(run, paths[0], paths[1]) if pair else iterate(run, list(paths))
     to_stderr = output_format == "json"
     for finding in findings:

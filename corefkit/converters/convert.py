@@ -15,6 +15,7 @@ after an interrupted folder run is complete; the error then says which files wer
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +60,7 @@ def convert(
     fail_on_loss: bool = False,
     same_format: bool = False,
     transform: Callable[[Iterable[Document]], Iterable[Document]] | None = None,
+    jobs: int | None = None,
 ) -> ConvertResult:
     """Convert ``source`` (file, folder, glob or ``-``) to ``target`` (file, folder or ``-``).
 
@@ -71,6 +73,9 @@ def convert(
     (``layer``, ``level_map``, ``layout``, ...): each goes to the input formats whose reader
     declares it and to the output format if its writer does, and one that neither declares is
     a :class:`UsageError`. ``read_options`` and ``write_options`` go to one side only.
+
+    A folder or glob is converted file by file in ``jobs`` processes (default: the machine's
+    cores when there is enough input); ``transform`` (a callable) keeps the work here.
     """
     from corefkit.converters.registry import expand_paths, get
 
@@ -78,18 +83,40 @@ def convert(
     inputs = expand_paths(source, input_format)
     if output_format is not None:
         output_format = get(output_format).name
-    jobs = _plan(source, target, inputs, input_format, output_format, same_format)
-    read_options, write_options = _route(options or {}, inputs, jobs, read_options or {},
+    plan = _plan(source, target, inputs, input_format, output_format, same_format)
+    read_options, write_options = _route(options or {}, inputs, plan, read_options or {},
                                          write_options or {})
+    from corefkit.parallel import map_outcomes, workers_for
+
     result = ConvertResult(ConversionReport())
-    for n, job in enumerate(jobs):
-        try:
-            _run(job, passes, read_options, write_options, lenient, fail_on_loss,
-                 transform, result)
-        except (CorefkitError, KeyboardInterrupt) as exc:
-            if len(jobs) > 1 and result.written:
-                _say_what_is_complete(exc, jobs, n, result.written)
-            raise
+    workers = 1 if transform is not None else workers_for(
+        jobs, [j.source for j in plan if j.source != "-"])
+    work = functools.partial(_convert_one, passes=tuple(passes), read_options=read_options,
+                             write_options=write_options, lenient=lenient,
+                             fail_on_loss=fail_on_loss, transform=transform)
+    error: BaseException | None = None
+    for _, done, failed in map_outcomes(work, plan, workers):
+        if done is not None:
+            result.report.merge(done.report)
+            result.warnings.extend(done.warnings)
+            result.written.extend(done.written)
+        elif error is None:
+            error = failed
+    if error is not None:
+        if len(plan) > 1 and result.written and isinstance(error, (CorefkitError,
+                                                                    KeyboardInterrupt)):
+            _say_what_is_complete(error, plan, result.written)
+        raise error
+    return result
+
+
+def _convert_one(job: _Job, *, passes: Sequence[str], read_options: dict[str, Any],
+                 write_options: dict[str, Any], lenient: bool, fail_on_loss: bool,
+                 transform: Callable[[Iterable[Document]], Iterable[Document]] | None
+                 ) -> ConvertResult:
+    """One file's conversion (in this process or a worker): its own result."""
+    result = ConvertResult(ConversionReport())
+    _run(job, passes, read_options, write_options, lenient, fail_on_loss, transform, result)
     return result
 
 
@@ -225,10 +252,9 @@ def _make_folder(folder: str) -> None:
         raise CorefkitError(f"cannot create the folder {folder}: {exc.strerror}") from None
 
 
-def _say_what_is_complete(exc: BaseException, jobs: list[_Job], failed: int,
-                          written: list[str]) -> None:
+def _say_what_is_complete(exc: BaseException, jobs: list[_Job], written: list[str]) -> None:
     """Add to the error which output files are complete and which were not written."""
-    missing = [j.target for j in jobs[failed:]]
+    missing = [j.target for j in jobs if j.target not in written]
     note = (f"{len(written)} of {len(jobs)} files were written completely "
             f"({os.path.dirname(written[0]) or '.'}); not written: {', '.join(missing[:3])}"
             + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""))

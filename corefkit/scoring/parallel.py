@@ -20,12 +20,12 @@ come back unscored and are paired here, so the result never depends on how files
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from corefkit.errors import CorefkitError, Repair, UsageError
+from corefkit.parallel import AUTO_BYTES, context
 from corefkit.scoring.config import ScoreConfig
 from corefkit.scoring.engine import (
     DocumentScorer,
@@ -40,7 +40,6 @@ from corefkit.scoring.engine import (
     score_pairs,
 )
 
-AUTO_BYTES = 8 << 20     # below this much input, processes cost more than they save
 BATCH = 16               # reduced documents per message between processes
 QUEUE = 8                # batches in flight per reader
 
@@ -166,17 +165,6 @@ def _merge_groups(config: ScoreConfig, results: Iterator[tuple[Totals, list[Redu
 
 
 # ---------------------------------------------------------------------------- processes
-def _context() -> Any:
-    """Worker processes start from a clean interpreter that has corefkit's scoring loaded
-    (forkserver where the platform has it: no copy of this process's threads or locks)."""
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" in methods:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["corefkit.scoring.parallel"])
-        return context
-    return multiprocessing.get_context("spawn")
-
-
 def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
                   progress: Callable[[int], None] | None = None
                   ) -> tuple[Totals, Pairing, list[Repair]]:
@@ -185,7 +173,7 @@ def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=min(jobs, len(groups)),
-                                 mp_context=_context()) as pool:
+                                 mp_context=context()) as pool:
             futures = [pool.submit(score_group, config, k, r) for k, r in groups]
             return _merge_groups(config, (f.result() for f in futures), progress)
     return _two_readers(config, key, response, progress)
@@ -195,9 +183,9 @@ def _two_readers(config: ScoreConfig, key: Any, response: Any,
                  progress: Callable[[int], None] | None
                  ) -> tuple[Totals, Pairing, list[Repair]]:
     """One process reads and reduces the key, another the response; this one pairs and scores."""
-    context = _context()
-    queues = {side: context.Queue(QUEUE) for side in ("key", "response")}
-    workers = {side: context.Process(target=_reader, args=(config, source, side, queues[side]),
+    processes = context()
+    queues = {side: processes.Queue(QUEUE) for side in ("key", "response")}
+    workers = {side: processes.Process(target=_reader, args=(config, source, side, queues[side]),
                                      daemon=True)
                for side, source in (("key", key), ("response", response))}
     for worker in workers.values():
