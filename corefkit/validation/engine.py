@@ -3,22 +3,31 @@
 For every file the format's reader runs (leniently where the reader has a lenient mode, so
 that one bad markable does not hide the rest); each document it yields goes through the
 reader's repair records, the model checks and the format plugin's checks. A ``FormatError``
-ends the reading of that file and becomes an error finding under its check id. Findings are
-filtered by level, ``include_only`` and ``exclude`` (rejections always pass: the rest of the
-file was not checked, and hiding that would let a broken file pass), and the run stops after
+ends the reading of that file and becomes an error finding under its check id, after the
+repairs the reader had made in the rejected document (``exc.repairs``, where a reader leaves
+them: strict reading may have refused one of them first). Findings are filtered by level,
+``include_only`` and ``exclude`` (rejections always pass: the rest of the file was not
+checked, and hiding that would let a broken file pass), and the run stops after
 ``max_errors`` errors.
 """
 
 from __future__ import annotations
 
 import bisect
+import functools
 import glob
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from corefkit.converters.io import display_name
-from corefkit.converters.registry import expand_paths, get, guess_format, own_options, read
+from corefkit.converters.registry import (
+    expand_paths,
+    get,
+    guess_format,
+    own_options,
+    read,
+)
 from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
 from corefkit.model import Document
 from corefkit.validation.checks import (
@@ -33,7 +42,13 @@ from corefkit.validation.checks import (
     unregistered,
 )
 from corefkit.validation.model import ModelChecks
-from corefkit.validation.plugins import FileChecks, FormatPlugin, Incident, plugin_for, sentence_label
+from corefkit.validation.plugins import (
+    FileChecks,
+    FormatPlugin,
+    Incident,
+    plugin_for,
+    sentence_label,
+)
 
 UNREADABLE = "file.unreadable"
 UNKNOWN_FORMAT = "file.unknown-format"
@@ -101,8 +116,8 @@ class Run:
 
     def __init__(self, *, format: str | None = None, level: int = 3,
                  include_only: Iterable[str] = (), exclude: Iterable[str] = (),
-                 max_errors: int | None = None, read_options: dict[str, Any] | None = None
-                 ) -> None:
+                 max_errors: int | None = None, read_options: dict[str, Any] | None = None,
+                 jobs: int | None = None) -> None:
         if level not in LEVELS:
             raise UsageError(f"--level must be 1, 2 or 3, not {level!r}")
         if max_errors is not None and max_errors < 1:
@@ -113,6 +128,10 @@ class Run:
         self.include = expand_patterns(include_only, "--include-only") if include_only else None
         self.exclude = expand_patterns(exclude, "--exclude")
         self.read_options = dict(read_options or {})
+        self.jobs = jobs
+        # what a worker process needs to run the same checks on one file
+        self.settings = {"format": format, "level": level, "include_only": include_only,
+                         "exclude": exclude, "read_options": self.read_options}
         self.result = ValidationResult()
         self.result.max_errors = max_errors
         self.max_errors = max_errors
@@ -209,16 +228,31 @@ class Run:
 
     # ------------------------------------------------------------------ files
     def paths(self, paths: Iterable[Any], observer: Observer | None = None) -> Iterator[Finding]:
-        """Findings of every file the paths name, file by file, in order."""
-        for path in paths:
-            for file, fmt, problem in self.inputs(path):
-                if self.stopped:
-                    return
-                self.result.files += 1
-                if problem is not None:
-                    yield from self.emit([problem])
-                    continue
-                assert fmt is not None
+        """Findings of every file the paths name, file by file, in order; files are checked in
+        ``jobs`` processes (default: the cores, when there is enough input) unless an
+        ``observer`` must see the documents here."""
+        from corefkit.parallel import map_files, workers_for
+
+        inputs = [found for path in paths for found in self.inputs(path)]
+        files = [file for file, fmt, problem in inputs if problem is None and file != "-"]
+        workers = 1 if observer is not None else workers_for(self.jobs, files)
+        if workers > 1:
+            work = functools.partial(_file_findings, self.settings)
+            done = dict(zip(files, map_files(work, [(f, fmt) for f, fmt, p in inputs
+                                                    if p is None and f != "-"], workers)))
+        for file, fmt, problem in inputs:
+            if self.stopped:
+                return
+            self.result.files += 1
+            if problem is not None:
+                yield from self.emit([problem])
+                continue
+            assert fmt is not None
+            if workers > 1 and file in done:
+                findings, documents = done[file]
+                self.result.documents += documents
+                yield from self.emit(findings)
+            else:
                 yield from self.file(file, fmt, observer)
 
     def file(self, file: str, fmt: str, observer: Observer | None = None) -> Iterator[Finding]:
@@ -243,7 +277,8 @@ class Run:
                 if self.stopped:
                     return
         except FormatError as exc:
-            yield from self.emit([self._rejection(exc, plugin, shown)])
+            yield from self.emit([*self._carried(exc, plugin, shown),
+                                  self._rejection(exc, plugin, shown)])
             count = -1
         except UsageError:
             raise
@@ -313,6 +348,19 @@ class Run:
                                   f.line if f.line is not None else -1))
         return found
 
+    def _carried(self, exc: FormatError, plugin: FormatPlugin, file: str) -> list[Finding]:
+        """The repairs a reader made in a document before rejecting it (a reader leaves them on
+        the error as ``repairs``): strict reading may have stopped at one of them, so they are
+        reported with the rejection."""
+        found = []
+        for repair in getattr(exc, "repairs", None) or ():
+            incident = Incident(repair.check, repair.message, repair.line, None,
+                                repair.file, repair.document)
+            finding = self.make_finding(incident, plugin, None, file, origin_reader=True)
+            if finding is not None:
+                found.append(finding)
+        return found
+
     def _rejection(self, exc: FormatError, plugin: FormatPlugin, file: str) -> Finding:
         incident = Incident(exc.check or UNREADABLE, exc.message + STOPPED, exc.line,
                             None, exc.file or file)
@@ -373,21 +421,31 @@ def validate(
     max_errors: int | None = None,
     *,
     read_options: dict[str, Any] | None = None,
+    jobs: int | None = None,
 ) -> ValidationResult:
     """Validate files, directories, globs or ``-`` (or ``Document`` objects); the findings.
 
     ``format`` forces the reader (default: detected per file); ``level`` runs the checks of
     levels 1..level; ``include_only`` / ``exclude`` take check ids or shell patterns
     (``conll.*``); ``max_errors`` stops the run after that many errors. The result is a list
-    of :class:`Finding` with ``files``, ``documents``, ``stopped`` and ``summary()``.
+    of :class:`Finding` with ``files``, ``documents``, ``stopped`` and ``summary()``. Files
+    are checked in ``jobs`` processes (default: the cores, when there is enough input).
     Unknown check ids, levels or paths raise :class:`~corefkit.errors.UsageError`; problems
     of the input never raise, they are findings.
     """
     run = Run(format=format, level=level, include_only=include_only, exclude=exclude,
-              max_errors=max_errors, read_options=read_options)
+              max_errors=max_errors, read_options=read_options, jobs=jobs)
     for _ in iterate(run, paths):
         pass
     return run.result
+
+
+def _file_findings(settings: dict[str, Any], item: tuple[str, str]) -> tuple[list[Finding], int]:
+    """A worker's share: the findings of one file and its number of documents."""
+    run = Run(**settings)
+    file, fmt = item
+    findings = list(run.file(file, fmt))
+    return findings, run.result.documents
 
 
 def iterate(run: Run, paths: Any, observer: Observer | None = None) -> Iterator[Finding]:

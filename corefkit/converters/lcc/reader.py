@@ -68,7 +68,14 @@ def read_stream(
         raise FormatError(f"not valid JSON: {exc.msg}; an LCC file is one JSON object",
                           file=file, line=exc.lineno, column=exc.colno,
                           check="lcc.invalid-json") from None
-    yield _Reader(file, text, obj, wanted, adverbial_as_identity, lenient).read()
+    reader = _Reader(file, text, obj, wanted, adverbial_as_identity, lenient)
+    try:
+        doc = reader.read()
+    except FormatError as exc:
+        if reader.doc is not None:  # what was repaired before: the validator reports it too
+            exc.repairs = list(reader.doc.repairs)  # type: ignore[attr-defined]
+        raise
+    yield doc
 
 
 def _decode(data: bytes, file: str) -> str:
@@ -188,6 +195,10 @@ class _Reader:
             version: Any = layer.get("version")
             if isinstance(version, str) and version.isdecimal():
                 version = int(version)
+            elif isinstance(version, (list, dict)):
+                raise self.error(f"layer {index + 1} ({kind}) has a 'version' that is a JSON "
+                                 f"{_json_type(version)}, expected a number", "lcc.bad-layer",
+                                 line)
             raw = layer.get("content")
             name = f"{kind} v{version}"
             if not isinstance(raw, str):
@@ -251,6 +262,11 @@ class _Reader:
             if not isinstance(lex, dict) or not isinstance(lex.get("seg"), list):
                 raise self.error("the lex layer has no 'seg' list of token spans", "lcc.bad-lex", line)
             seg, sentences, paragraphs = lex["seg"], lex.get("s") or [], lex.get("p") or []
+            for name, value in (("s", sentences), ("p", paragraphs)):
+                if not isinstance(value, list):
+                    raise self.error(f"the lex layer's {name!r} is a JSON "
+                                     f"{_json_type(value)}, expected a list of spans",
+                                     "lcc.bad-lex", line)
         for name, spans in (("seg", seg), ("s", sentences), ("p", paragraphs)):
             for i, span in enumerate(spans):
                 if not _is_span(span) or span[0] < 0 or span[0] + span[1] > len(content):
@@ -560,6 +576,12 @@ def _any_version(layers: dict[tuple[str, int], tuple[int, Any]], kind: str) -> t
         if k == kind:
             return found
     return None
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a decoded value's type (for messages)."""
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
 
 
 def _file_stem(file: str) -> str:

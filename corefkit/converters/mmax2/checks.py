@@ -35,12 +35,13 @@ register(
     _reader("ambiguous-common-paths", 1, ERROR,
             "several common paths files could apply; pass the one to use"),
     _reader("bad-map", 1, ERROR, "the level map given is not valid"),
-    # markables (skipped one by one when read leniently)
-    _reader("bad-markable", 2, ERROR, "a markable without an id"),
-    _reader("duplicate-markable-id", 2, ERROR, "two markables of one level with the same id"),
+    # markables (refused by strict reading, skipped one by one when read leniently)
+    _reader("bad-markable", 2, ERROR, "a markable without an id", malformed=True),
+    _reader("duplicate-markable-id", 2, ERROR, "two markables of one level with the same id",
+            malformed=True),
     _reader("bad-span", 2, ERROR,
             "a markable without a span, with a range that ends before it starts, or over words "
-            "the words file does not have"),
+            "the words file does not have", malformed=True),
     _reader("dangling-pointer", 3, ERROR, "a pointer attribute naming a markable that does not exist",
             malformed=True),
     # repairs

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from corefkit.converters.mmax2.layout import POINTER_TYPE, SET_TYPE
 from corefkit.model import Document
@@ -35,6 +36,13 @@ def escape(text: str) -> str:
     if _INVALID_XML_RE.search(text):
         text = _INVALID_XML_RE.sub("\ufffd", text)
     return text.translate(_ESCAPES)
+
+
+def namespace(level: str) -> str:
+    """The XML namespace of a level's markables, as MMAX2 names it; a level name that cannot
+    be part of a URI (spaces, other scripts, a stray BOM) is percent-encoded, since XML
+    parsers refuse an ``xmlns`` that is no valid URI."""
+    return "www.eml.org/NameSpaces/" + quote(level, safe="")
 
 
 @dataclass
@@ -92,7 +100,7 @@ class OutputDirectory:
     def markables_head(self, level: str) -> str:
         return ('<?xml version="1.0" encoding="UTF-8"?>\n'
                 '<!DOCTYPE markables SYSTEM "markables.dtd">\n'
-                f'<markables xmlns="www.eml.org/NameSpaces/{escape(level)}">')
+                f'<markables xmlns="{escape(namespace(level))}">')
 
     def used(self, level: str, base: str) -> None:
         self.files.setdefault(level, set()).add(base)
@@ -110,7 +118,7 @@ class OutputDirectory:
                 self.write_file(os.path.join("Markables", f"{base}_{level}_level.xml"),
                                 '<?xml version="1.0" encoding="UTF-8"?>\n'
                                 '<!DOCTYPE markables SYSTEM "markables.dtd">\n'
-                                f'<markables xmlns="www.eml.org/NameSpaces/{escape(level)}">\n'
+                                f'<markables xmlns="{escape(namespace(level))}">\n'
                                 "</markables>\n")
         level_lines = []
         for level in levels:
@@ -182,7 +190,7 @@ class OutputDirectory:
         """A display style: words separated by spaces, brackets around mention markables,
         a line break after each sentence."""
         shown = [lv for lv in levels if lv != self.sentence_level]
-        spaces = "".join(f'\n  xmlns:l{i}="www.eml.org/NameSpaces/{escape(lv)}"'
+        spaces = "".join(f'\n  xmlns:l{i}="{escape(namespace(lv))}"'
                          for i, lv in enumerate([self.sentence_level, *shown]))
         rules = []
         for i, _ in enumerate(shown, 1):

@@ -111,7 +111,8 @@ class ProjectFiles:
             root = etree.fromstring(data, parser)
         except etree.XMLSyntaxError as exc:
             line, column = exc.position if exc.position else (exc.lineno, None)
-            message = re.sub(r",? line \d+, column \d+$", "", exc.msg or str(exc))
+            text = " ".join((exc.msg or str(exc)).split())  # libxml2 may end it in a line break
+            message = re.sub(r",? line \d+, column \d+$", "", text)
             raise FormatError(f"malformed XML in the {what}: {message}", file=shown,
                               line=line, column=column, check="mmax2.xml-syntax") from None
         if root is None:
@@ -120,8 +121,9 @@ class ProjectFiles:
         errors = [e for e in parser.error_log if e.level >= etree.ErrorLevels.ERROR]
         if self.lenient and errors:
             first = errors[0]
+            detail = " ".join(first.message.split())
             self.repair("mmax2.xml-syntax",
-                        f"malformed XML in the {what} ({first.message}); read what the parser "
+                        f"malformed XML in the {what} ({detail}); read what the parser "
                         "could recover", shown, first.line, column=first.column, action="repaired")
         return root
 

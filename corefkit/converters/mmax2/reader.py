@@ -66,7 +66,14 @@ def read_path(
     cache: dict[str, Any] = {}
     for project in projects:
         display = file if file is not None and len(projects) == 1 else project
-        yield _ProjectReader(project, display, mapping, common_paths, lenient, cache).read()
+        reader = _ProjectReader(project, display, mapping, common_paths, lenient, cache)
+        try:
+            doc = reader.read()
+        except FormatError as exc:
+            # what was repaired before: the validator reports it too
+            exc.repairs = list(reader.doc.repairs)  # type: ignore[attr-defined]
+            raise
+        yield doc
 
 
 class _ProjectReader(MentionBuilder):
