@@ -9,6 +9,7 @@ The public API is small and mirrors the command line::
     print(report.metrics["muc"].f1)
     corefkit.score_clusters([[(0, 1), (4, 4)]], [[(0, 1)], [(4, 4)]])   # clusters in memory
     errors = corefkit.analyze("key.conll", "response.conll")   # error categories
+    corefkit.report("key.conll", "response.conll", output="report.html")   # HTML report
 
 Heavy modules (networkx, scipy) are imported only when these functions are used.
 """
@@ -24,6 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from corefkit.converters.convert import ConvertResult
     from corefkit.model import Document
+    from corefkit.report.build import Report
     from corefkit.scoring.clusters import Scorer
     from corefkit.scoring.error_report import AnalysisReport
     from corefkit.scoring.report import ScoreReport
@@ -80,6 +82,16 @@ def analyze(key: Any, response: Any, **options: Any) -> AnalysisReport:
     return _analyze(key, response, **options)
 
 
+def report(key: Any, *responses: Any, output: Any = None, **options: Any) -> Report:
+    """A self-contained HTML report, as ``corefkit report`` writes it: ``responses`` against
+    ``key`` side by side (scores, significance, error categories, a document browser), or
+    the corpus ``key`` alone (statistics, chain browser); written to ``output`` if given.
+    See :func:`corefkit.report.report`."""
+    from corefkit.report import report as _report
+
+    return _report(key, *responses, output=output, **options)
+
+
 def __getattr__(name: str) -> Any:
     if name == "Scorer":  # imported when first used, as the functions above
         from corefkit.scoring.clusters import Scorer
@@ -88,5 +100,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'corefkit' has no attribute {name!r}")
 
 
-__all__ = ["Scorer", "__version__", "analyze", "convert", "read", "score", "score_clusters",
-           "write"]
+__all__ = ["Scorer", "__version__", "analyze", "convert", "read", "report", "score",
+           "score_clusters", "write"]

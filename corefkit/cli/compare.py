@@ -11,7 +11,13 @@ from typing import Any
 
 import click
 
-from corefkit.cli.options import format_options, given, ignore_option, lenient_option, warn
+from corefkit.cli.options import (
+    format_options,
+    given,
+    ignore_option,
+    lenient_option,
+    warn,
+)
 from corefkit.errors import UsageError
 
 

@@ -19,6 +19,7 @@ from corefkit.cli.compare import compare
 from corefkit.cli.convert import convert, normalize
 from corefkit.cli.gap import gap_score
 from corefkit.cli.listings import formats, list_passes
+from corefkit.cli.report import report
 from corefkit.cli.score import score
 from corefkit.cli.stats import stats
 from corefkit.cli.task import task
@@ -33,7 +34,7 @@ def cli() -> None:
 
 
 for _command in (score, compare, convert, normalize, validate, stats, formats, list_passes,
-                 gap_score, analyze, task):
+                 gap_score, analyze, task, report):
     cli.add_command(_command)
 
 
