@@ -75,20 +75,32 @@ def _detach(text: io.TextIOWrapper) -> None:
         text.detach()
 
 
-def iter_line_chunks(stream: BinaryIO, file: str, size: int = 1 << 16) -> Iterator[list[str]]:
+def iter_line_chunks(stream: BinaryIO, file: str, size: int = 1 << 16,
+                     seen: dict[str, object] | None = None) -> Iterator[list[str]]:
     """Like :func:`iter_lines`, in lists of the lines of about ``size`` characters.
 
     Lines come without their line end (LF, CRLF and CR all end lines); the caller counts
     lines itself. Splitting happens in C and the generator steps once per chunk, which
-    makes this several times faster than one step per line.
+    makes this several times faster than one step per line. A ``seen`` dict, when given,
+    receives what the decoding hides at the end: ``newlines`` (the line ends met, as
+    ``TextIOWrapper.newlines``) and ``bom`` (True if the file started with a byte-order mark).
     """
-    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline=None)
+    text = io.TextIOWrapper(stream, encoding="utf-8" if seen is not None else "utf-8-sig",
+                            newline=None)
     lines_read = 0
     rest = ""
+    first = seen is not None
     try:
         while True:
             data = text.read(size)
+            if first and seen is not None:
+                first = False
+                if data.startswith("\ufeff"):  # what utf-8-sig would drop
+                    data = data[1:]
+                    seen["bom"] = True
             if not data:
+                if seen is not None:
+                    seen["newlines"] = text.newlines
                 if rest:
                     yield [rest]
                 return

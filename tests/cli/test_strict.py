@@ -21,7 +21,8 @@ LCC = CORPORA / "lcc/116352.nkas.json"
 
 
 def token_id_x(text: str) -> str:
-    """The first word id of the file becomes 'X' (the UD validator's invalid-word-id)."""
+    """The first word id of the file becomes 'X': a line that starts with no digit (the UD
+    validator's invalid-line)."""
     return re.sub(r"^1\t", "X\t", text, count=1, flags=re.M)
 
 
@@ -55,7 +56,7 @@ def offsets_outside_text(text: str) -> str:
 
 # name, source file, mutation, suffix, the check refused, the line it names
 CASES: list[tuple[str, Path, Callable[[str], str], str, str, int | None]] = [
-    ("token-id-x", GUM, token_id_x, ".conllu", "corefud.invalid-word-id", 26),
+    ("token-id-x", GUM, token_id_x, ".conllu", "corefud.invalid-line", 26),
     ("no-identity", AMI, without_identity, ".conllua", "ua.missing-identity", 7),
     ("truncated", AMI, truncated, ".conllua", "ua.truncated", None),
     ("no-end", LITBANK, lambda t: t.replace("#end document", ""), ".conll", "conll.missing-end", 1),

@@ -1,4 +1,5 @@
-"""CorefUD, CoNLL-UA, LCC and MMAX2: every check id has a fixture that triggers it alone.
+"""CorefUD, CoNLL-UA, LCC, MMAX2, brat and GAP: every check id has a fixture that triggers it
+alone.
 
 Fixtures are named after their check (``corefud/bad-columns.conllu`` triggers
 ``corefud.bad-columns``); ``valid*`` fixtures trigger nothing. They are written by the
@@ -18,17 +19,30 @@ from tests.validation.test_conll2012 import INVALID as CONLL_FIXTURES
 from tests.validation.test_model import BUILDERS
 
 FOLDERS = {"corefud": ("corefud", ".conllu"), "ua": ("ua", ".conllua"),
-           "lcc": ("lcc", ".nkas.json"), "mmax2": ("mmax2", "")}
+           "lcc": ("lcc", ".nkas.json"), "mmax2": ("mmax2", ""),
+           "jsonlines": ("jsonlines", ".jsonl"), "brat": ("brat", ".ann"),
+           "gap": ("gap", ".tsv")}
 # fixture -> check, where the name alone does not say it
 SPECIAL = {"lcc/zero-no-empty-node.nkas.json": "zero.no-empty-node",
            "mmax2/crossing": "mention.crossing-same-entity"}
 # fixture -> reader options it needs
 OPTIONS = {"mmax2/nonref-pointer": {"level_map": str(VALIDATION / "mmax2/pointer-identity-map.json")}}
+OPTIONS.update({f"brat/{name}.ann": {"brat_tokens": str(VALIDATION / "brat/companion.conll")}
+                for name in ("companion-mismatch", "no-companion-document", "snapped-span",
+                             "valid-companion")})
 # incidents that cannot occur alone
 TOGETHER = {
     # a statement on a node without Entity is, by definition, on a node where no mention starts
     "corefud/bridge-without-entity.conllu": {"corefud.misplaced-bridge-statement"},
     "corefud/splitante-without-entity.conllu": {"corefud.misplaced-splitante-statement"},
+    # an empty XPOS is an empty column; an unknown DEPS head id is no id (both UD tests fire)
+    "corefud/empty-string-in-xpos.conllu": {"corefud.empty-column"},
+    "corefud/invalid-ehead.conllu": {"corefud.unknown-ehead"},
+    # text the FORMs do not spell is left over at the end (the UD validator reports both)
+    "corefud/text-form-mismatch.conllu": {"corefud.text-extra-chars"},
+    "corefud/empty-text.conllu": {"corefud.text-form-mismatch"},
+    # a sentence whose one line is invalid has no token line (the UD validator: empty-sentence)
+    "corefud/invalid-line.conllu": {"corefud.empty-sentence"},
     # a line without the IDENTITY column is a line with fewer fields than declared
     "ua/missing-identity.conllua": {"ua.missing-columns"},
     # a line cut off is a line with fewer fields than declared
@@ -40,6 +54,7 @@ TOGETHER = {
 UNREACHABLE = {
     "mmax2.no-project": "validate expands directories itself: a folder without a project is a "
                         "usage error before any reader runs",
+    "brat.no-annotations": "the same for a folder without an .ann file",
 }
 
 
@@ -106,7 +121,7 @@ def test_fixture_names_are_registered_checks():
 
 def test_rejections_give_their_line():
     [finding] = validate(VALIDATION / "corefud/unbalanced-close.conllu")
-    assert (finding.line, finding.severity) == (5, "error")
+    assert (finding.line, finding.severity) == (6, "error")
     [finding] = validate(VALIDATION / "ua/unclosed.conllua")
     assert finding.line is not None and finding.severity == "error"
     [finding] = validate(VALIDATION / "mmax2/bad-span")
@@ -121,9 +136,10 @@ def test_mmax2_mention_findings_point_into_the_markable_file():
 
 def test_corefud_findings_point_at_the_node():
     [finding] = validate(VALIDATION / "corefud/bracket-order.conllu")
-    assert (finding.line, finding.sentence) == (6, "d-1")
+    assert (finding.line, finding.sentence) == (7, "d-1")
     assert finding.message == ("Entity=e1)(e2-person-1): expected one-node chunks before "
                                "closers when nothing opens here")
     [finding] = validate(VALIDATION / "corefud/split-antecedent-mismatch.conllu")
-    assert finding.line == 7
-    assert finding.message == "SplitAnte of set 'e3' lists 'e1' here but 'e1', 'e2' at 'her'"
+    assert finding.line == 8
+    assert finding.message == ("SplitAnte of set 'e3' lists 'e1', 'e4' here but 'e1', 'e2' at "
+                               "'her'")

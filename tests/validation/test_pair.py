@@ -54,7 +54,7 @@ def test_sentence_boundaries_without_ids_are_a_warning():
 
 def test_sentence_ids_and_empty_nodes():
     [finding] = validate_pair(PAIR / "key.conllu", PAIR / "response-sentences.conllu")
-    assert (finding.check, finding.line, finding.sentence) == ("pair.sentences", 8, "d1-3")
+    assert (finding.check, finding.line, finding.sentence) == ("pair.sentences", 9, "d1-3")
     assert finding.message == "sentence 2 is 'd1-2' in the key but 'd1-3' in the response"
     # the key has a zero (2.1) the response lacks: empty nodes are not words
     assert pair_checks(PAIR / "key.conllu", PAIR / "response-no-zero.conllu") == []

@@ -12,7 +12,7 @@ from corefkit.validation.plugins import plugin_for
 from tests.conftest import ROOT
 
 PREFIX = {"conll2012": "conll", "corefud": "corefud", "lcc": "lcc", "mmax2": "mmax2",
-          "ua-exploded": "ua"}
+          "ua-exploded": "ua", "jsonlines": "jsonlines", "brat": "brat", "gap": "gap"}
 # ids built with f-strings in the readers, spelled out
 DYNAMIC = {
     "corefud": {"corefud.repeated-entity", "corefud.repeated-splitante",

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 
 from corefkit.converters.corefud.misc import CHUNK_RE, ID_FIELDS  # the reader's own grammar
+from corefkit.converters.corefud.udformat import UdFormat
 from corefkit.model import IDENTITY, Document, Entity, Mention
 from corefkit.validation.checks import ERROR, WARNING, Check, register
 from corefkit.validation.plugins import (
@@ -28,7 +29,6 @@ from corefkit.validation.plugins import (
     mention_incident,
     mention_text,
     pairs_overlapping,
-    sent_id_incidents,
     sentence_label,
 )
 
@@ -44,21 +44,98 @@ BRACKET_ORDER = "corefud.bracket-order"
 # characters an id may not hold: udapi's set plus those of SplitAnte/Bridge lists
 FORBIDDEN_ID_RE = re.compile(r"[-=|\s()\[\]<>,:]")
 
+# The UD validator's tests (udtools' ``udvalidate --level 2 --coref``) that corefkit reports
+# under another id: its reader rejects or repairs the same incident under a name of its own,
+# which stays for compatibility (docs/deviations.md §8 gives the reasons). Every other UD
+# test that corefkit finds is reported as ``corefud.<ud test id>``.
+UD_EQUIVALENTS: dict[str, tuple[str, ...]] = {
+    "number-of-columns": ("corefud.bad-columns",),
+    # a byte-order mark makes the UD validator read the file's first line as a spurious line,
+    # the comments after it as misplaced, and a global.Entity among them as absent
+    "invalid-line": ("corefud.byte-order-mark",),
+    "misplaced-comment": ("corefud.byte-order-mark",),
+    "entity-without-global-entity": ("corefud.byte-order-mark",),
+    "invalid-word-id": ("corefud.bad-id",),
+    "word-interval-out": ("corefud.bad-mwt",),
+    "invalid-utf": ("text.invalid-utf8",),
+    "spurious-global-entity": ("corefud.global-entity-no-id", "corefud.global-entity-bad"),
+    "multiple-entity-statements": ("corefud.repeated-entity",),
+    "multiple-bridge-statements": ("corefud.repeated-bridge",),
+    "multiple-splitante-statements": ("corefud.repeated-splitante",),
+    "spurious-entity-statement": ("corefud.bracket-order", "corefud.missing-eid"),
+    "too-many-entity-attributes": ("corefud.too-many-fields",),
+    "spurious-entity-id": ("corefud.bad-discontinuous",),
+    "misplaced-mention-part": ("corefud.bad-discontinuous",),
+    "spurious-mention-head": ("corefud.mention-head-not-number",),
+    # the UD validator skips every bracket of a node with two Entity items, which leaves the
+    # mentions they open or close unpaired for it
+    "ill-nested-entities": ("corefud.unbalanced-close", "corefud.cross-sentence-mention",
+                            "corefud.repeated-entity"),
+    "ill-nested-entities-warning": ("corefud.ill-nested-entities",
+                                    "corefud.crossing-mentions-same-entity",
+                                    "corefud.bracket-order"),
+    "cross-sentence-mention": ("corefud.unclosed", "corefud.bad-discontinuous",
+                               "corefud.repeated-entity"),
+    "spurious-bridge-statement": ("corefud.bad-bridge", "corefud.bridge-relation"),
+    "spurious-bridge-relation": ("corefud.bridge-self-reference",),
+    "spurious-splitante-statement": ("corefud.bad-splitante",),
+    "spurious-splitante-relation": ("corefud.splitante-self-reference",),
+}
+
 
 def _reader(check: str, level: int, severity: str, explanation: str,
             malformed: bool | None = None) -> Check:
     return Check("corefud." + check, level, severity, explanation, FORMAT, "reader", malformed)
 
 
+def _ud(check: str, level: int, explanation: str, severity: str = ERROR) -> Check:
+    """A test of the UD validator that the validation plugin makes (:mod:`.udformat`). The
+    reader does not make these, so strict reading never refuses them (``malformed=False``
+    for those of level 1): the file reads as it stands."""
+    return Check("corefud." + check, level, severity, explanation, FORMAT,
+                 malformed=False if level == 1 else None)
+
+
 register(
     # rejections
     _reader("bad-columns", 1, ERROR, "a token line without exactly 10 TAB-separated fields"),
+    _reader("invalid-line", 1, ERROR,
+            "a line that is neither a comment (#), a token line (starting with a digit) nor "
+            "blank (the UD validator's invalid-line)"),
+    _reader("reversed-word-interval", 1, ERROR,
+            "a multiword-token range N-M with M < N (the UD validator's reversed-word-interval)"),
     _reader("invalid-word-id", 1, ERROR,
             "a token id that is no word id (1, 2, ...), range (4-5) or empty node id (3.1) "
             "(the UD validator's invalid-word-id)"),
     _reader("word-id-sequence", 1, ERROR,
-            "word ids that do not run 1, 2, 3, ... through a sentence, or an empty node N.M "
-            "out of place (the UD validator's word-id-sequence)"),
+            "word ids that do not run 1, 2, 3, ... through a sentence (the UD validator's "
+            "word-id-sequence)"),
+    _reader("misplaced-empty-node", 1, ERROR,
+            "an empty node N.M that does not follow word N and empty nodes N.1 ... N.(M-1), or "
+            "that stands between a multiword-token line and its words"),
+    _reader("misplaced-word-interval", 1, ERROR,
+            "a multiword-token range line after its first word (a range comes right before "
+            "its words)"),
+    _reader("overlapping-word-intervals", 1, ERROR,
+            "multiword-token ranges of one sentence that share words"),
+    _reader("word-interval-out", 1, ERROR,
+            "a multiword-token range that ends after the sentence's last word"),
+    # line structure: errors for the UD validator, read as they stand (not refused)
+    _reader("misplaced-comment", 1, ERROR,
+            "a comment line between the token lines of a sentence (read as the sentence's)",
+            malformed=False),
+    _reader("pseudo-empty-line", 1, ERROR,
+            "a line of white space only where a blank line ends a sentence", malformed=False),
+    _reader("empty-sentence", 1, ERROR,
+            "a blank line that ends no sentence: two blank lines in a row, a blank first line, "
+            "or comments with no token lines", malformed=False),
+    _reader("missing-empty-line", 1, ERROR,
+            "the file does not end with a blank line after its last sentence", malformed=False),
+    _reader("non-unix-newline", 1, ERROR,
+            "lines ending in CR LF or CR; CoNLL-U lines end with LF", malformed=False),
+    _reader("byte-order-mark", 1, ERROR,
+            "a byte-order mark (U+FEFF) at the start of the file; the UD validator reads the "
+            "first line as a spurious line (invalid-line)", malformed=False),
     _reader("bad-id", 1, ERROR, "a multiword-token id that is not a range N-M with M >= N"),
     _reader("bad-mwt", 1, ERROR, "a multiword-token line not followed by its words"),
     _reader("entity-mwt", 1, ERROR,
@@ -72,7 +149,8 @@ register(
     _reader("bad-discontinuous", 1, ERROR,
             "discontinuous parts [i/n] numbered wrongly or opened out of order"),
     _reader("bad-splitante", 1, ERROR, "a SplitAnte item that is not ANTECEDENT<SET"),
-    _reader("splitante-self-reference", 1, ERROR, "a SplitAnte item that makes a set its own member"),
+    _reader("splitante-self-reference", 1, ERROR,
+            "a SplitAnte item that makes a set its own member (dropped)"),
     _reader("bad-bridge", 1, ERROR, "a Bridge item that is not ANCHOR<ANAPHOR[:relation]"),
     _reader("bridge-self-reference", 2, WARNING,
             "a Bridge item that links an entity to itself (kept by the reader)"),
@@ -95,7 +173,9 @@ register(
     _reader("spurious-entity-type", 2, ERROR,
             "an entity type outside CorefUD's list (person, place, organization, animal, plant, "
             "object, substance, time, number, abstract, event, other)"),
-    _reader("mention-head-not-number", 2, ERROR, "a head field that is not a number"),
+    _reader("mention-head-not-number", 2, ERROR,
+            "a head field that is empty or not a number 1, 2, ... (the UD validator's "
+            "spurious-mention-head)"),
     _reader("bad-min-span", 2, ERROR, "a minimum span field that is not a comma list of numbers"),
     _reader("splitante-without-entity", 2, ERROR, "SplitAnte on a node without Entity"),
     _reader("bridge-without-entity", 2, ERROR, "Bridge on a node without Entity"),
@@ -122,13 +202,16 @@ register(
     _reader("misplaced-splitante-statement", 3, ERROR,
             "SplitAnte on a node where no mention of the set entity starts"),
     _reader("only-one-split-antecedent", 3, ERROR,
-            "a split-antecedent set with one member; CorefUD requires at least two"),
+            "a SplitAnte statement (or a split-antecedent set) with one antecedent; CorefUD "
+            "requires at least two"),
     _reader("bridge-unknown-entity", 3, ERROR,
             "Bridge names an entity with no mention in the document (relation dropped)",
             malformed=True),
     _reader("misplaced-bridge-statement", 3, ERROR,
             "Bridge on a node where no mention of the anaphor entity starts"),
     _reader("repeated-bridge-relation", 3, ERROR, "the same bridging relation stated twice"),
+    _reader("repeated-splitante-relation", 3, ERROR,
+            "one SplitAnte value that states the same antecedent of a set twice"),
     _reader("bridge-relation-mismatch", 3, ERROR,
             "one anaphor/anchor pair stated twice with different relations"),
     # this module's checks
@@ -154,18 +237,112 @@ register(
     Check(MULTIPLE_SENT_ID, 2, ERROR,
           "a sentence with more than one '# sent_id' line (the UD validator's multiple-sent-id)",
           FORMAT),
+    _ud("spurious-global-entity", 2,
+        "a '# global.Entity' declaration (without GRP) that is not CorefUD's: lowercase "
+        "fields, eid-etype-head first, other fourth if declared, each field once"),
+    # the UD validator's CoNLL-U tests, level 1 (udformat.py)
+    _ud("invalid-utf", 1, "a line holding U+FFFD, the replacement character of lost bytes"),
+    _ud("unicode-normalization", 1, "text not in Unicode normalization form NFC"),
+    _ud("empty-column", 1, "an empty field of a token line (an empty value is written '_')"),
+    _ud("invalid-whitespace", 1,
+        "white space in ID, UPOS, XPOS, FEATS, HEAD, DEPREL or DEPS"),
+    _ud("invalid-whitespace-mwt", 1, "white space in the FORM or LEMMA of a multiword token"),
+    _ud("leading-whitespace", 1, "a FORM, LEMMA or MISC value that starts with white space"),
+    _ud("trailing-whitespace", 1, "a FORM, LEMMA or MISC value that ends with white space"),
+    _ud("repeated-whitespace", 1,
+        "a FORM, LEMMA or MISC value with two white-space characters in a row"),
+    # level 2: nodes
+    _ud("mwt-nonempty-field", 2,
+        "a multiword-token line with a value other than '_' in LEMMA to DEPS (FEATS may be "
+        "Typo=Yes)"),
+    _ud("empty-node-nonempty-field", 2, "an empty node with a HEAD or DEPREL other than '_'"),
+    _ud("unknown-upos", 2, "a UPOS that is not one of the 17 universal tags"),
+    _ud("empty-string-in-xpos", 2, "an empty XPOS (a missing XPOS is written '_')"),
+    _ud("unsorted-features", 2, "FEATS not sorted alphabetically (case-insensitively)"),
+    _ud("invalid-feature", 2,
+        "a FEATS item that is not Feature=Value ([A-Z][A-Za-z0-9]* names, [A-Z0-9][A-Za-z0-9]* "
+        "values)"),
+    _ud("repeated-feature-value", 2, "a feature that lists one value twice"),
+    _ud("unsorted-feature-values", 2, "the values of a multi-valued feature not sorted"),
+    _ud("repeated-feature", 2, "FEATS naming one feature twice"),
+    _ud("invalid-deprel", 2, "a DEPREL that is not lowercase letters with one optional :subtype"),
+    _ud("unknown-udeprel", 2, "a DEPREL whose main type is none of the 37 universal relations"),
+    _ud("invalid-head", 2, "a HEAD that is not a word id or 0"),
+    _ud("unknown-head", 2, "a HEAD that names no word or empty node of the sentence"),
+    _ud("head-self-loop", 2, "a word that is its own HEAD"),
+    _ud("multiple-roots", 2, "more than one word of a sentence with HEAD 0"),
+    _ud("non-tree", 2,
+        "words not reachable from the root through HEAD (a cycle, or no word with HEAD 0)"),
+    _ud("invalid-deps", 2, "a DEPS value that is not '_' or a list of head:relation"),
+    _ud("invalid-ehead", 2, "a DEPS head that is not a node id (word, empty node) or 0"),
+    _ud("unknown-ehead", 2, "a DEPS head that names no node of the sentence"),
+    _ud("unsorted-deps", 2, "DEPS not sorted by head"),
+    _ud("unsorted-deps-2", 2, "the relations of one DEPS head not sorted"),
+    _ud("repeated-deps", 2, "one head:relation stated twice in DEPS"),
+    _ud("deps-self-loop", 2, "a DEPS item that makes a node its own head"),
+    _ud("invalid-edeprel", 2,
+        "an enhanced relation that is not udeprel[:subtype][:case-marker][:case]"),
+    _ud("unknown-eudeprel", 2,
+        "an enhanced relation whose main type is none of the universal relations (or ref)"),
+    _ud("edeps-only-sometimes", 2,
+        "enhanced dependencies (DEPS, empty nodes) in some sentences of a file and not in "
+        "others"),
+    _ud("unconnected-egraph", 2, "nodes not reachable from the root in the enhanced graph"),
+    _ud("repeated-misc", 2,
+        "a MISC attribute the UD documentation defines (SpaceAfter, Lang, Translit, "
+        "LTranslit, Gloss, LId, LDeriv, Ref) stated twice on one line"),
+    _ud("empty-misc", 2, "an empty MISC item (a '|' too many?)", WARNING),
+    _ud("empty-misc-key", 2, "a MISC item =value without a name", WARNING),
+    _ud("misc-extra-space", 2, "white space around the name or value of a MISC item", WARNING),
+    _ud("misc-attr-typo", 2,
+        "a MISC name that differs from a documented one (SpaceAfter, Lang, ...) in case or "
+        "spaces", WARNING),
+    # level 2: metadata
+    _ud("invalid-sent-id", 2, "a '# sent_id' line that is not '# sent_id = ID' (ID without "
+        "white space)"),
+    _ud("missing-sent-id", 2, "a sentence without a '# sent_id' line"),
+    _ud("slash-in-sent-id", 2,
+        "a sent_id with more than one '/' (UD reserves the slash for parallel treebanks)"),
+    _ud("invalid-parallel-id", 2,
+        "a '# parallel_id' line that is not corpus/sentence[/altNpartN]"),
+    _ud("multiple-parallel-id", 2, "a sentence with more than one '# parallel_id' line"),
+    _ud("non-unique-parallel-id", 2, "a parallel_id used by an earlier sentence of the file"),
+    _ud("parallel-id-alt", 2,
+        "alt suffixes of one parallel sentence missing on some of its sentences, or not "
+        "numbered 1, 2, 3 in order"),
+    _ud("parallel-id-part", 2,
+        "part suffixes of one parallel sentence missing on some of its sentences, or not "
+        "numbered 1, 2, 3 in order"),
+    _ud("multiple-newdoc", 2, "more than one '# newdoc' line before one sentence"),
+    _ud("multiple-newpar", 2, "more than one '# newpar' line before one sentence"),
+    _ud("spaceafter-newdocpar", 2,
+        "a document or paragraph that starts after a token with SpaceAfter=No"),
+    _ud("missing-text", 2, "a sentence without a '# text' line"),
+    _ud("multiple-text", 2, "a sentence with more than one '# text' line"),
+    _ud("empty-text", 2, "an empty '# text' line"),
+    _ud("text-trailing-whitespace", 2, "a '# text' line that ends with white space"),
+    _ud("nospaceafter-yes", 2, "NoSpaceAfter=Yes in MISC (UD writes SpaceAfter=No)"),
+    _ud("spaceafter-value", 2, "a SpaceAfter value other than No"),
+    _ud("spaceafter-empty-node", 2, "SpaceAfter=No on an empty node"),
+    _ud("spaceafter-mwt-node", 2,
+        "SpaceAfter=No on a word of a multiword token (the range line carries it)"),
+    _ud("text-form-mismatch", 2, "the FORMs of a sentence that do not spell its '# text'"),
+    _ud("missing-spaceafter", 2,
+        "a token followed in '# text' by no space that lacks SpaceAfter=No"),
+    _ud("text-extra-chars", 2, "characters at the end of '# text' that no FORM accounts for"),
 )
 
 
 class CorefudChecks(FileChecks):
-    """Crossing mentions, ids, split-antecedent statements, bracket order and sent_ids."""
+    """Crossing mentions, ids, split-antecedent statements, bracket order, and the UD
+    validator's CoNLL-U tests of levels 1-2 (:mod:`.udformat`)."""
 
     def __init__(self, file: str) -> None:
         super().__init__(file)
-        self.sent_ids: dict[str, int | None] = {}
+        self.ud = UdFormat()
 
     def document(self, doc: Document) -> Iterator[Incident]:
-        yield from sent_id_incidents(doc, self.sent_ids, NON_UNIQUE_SENT_ID, MULTIPLE_SENT_ID)
+        yield from self.ud.document(doc)
         yield from _ill_nested(doc)
         yield from _ids(doc)
         yield from _split_statements(doc)

@@ -73,8 +73,10 @@ class CoreferenceReader:
         self.starts: dict[tuple[str, int], list[Mention]] = {}  # (eid, start) -> mentions
         self.spans: dict[tuple[int, ...], list[tuple[str, Mention]]] = {}
         self.splits: list[tuple[str, str, int, int, int]] = []
+        self.one_member: set[str] = set()  # sets a statement gave one antecedent
         self.bridges: list[tuple[str, str, str | None, int, int, int]] = []
         self.reported: set[str] = set()
+        self.given: dict[tuple[str, str], str] = {}  # (eid, field) -> first mention's value
 
     # ------------------------------------------------------------------ helpers
     def repair(self, check: str, line: int | None, message: str, action: str = "kept",
@@ -94,10 +96,16 @@ class CoreferenceReader:
         if declaration is None:
             self.names: list[str] = []
             self.id_pos = -1
+            self.stated_fields: list[tuple[int, str, str]] = []
+            self.head_pos = -1
             self.profile = "ua-compact"
             return
         self.names = declaration.split("-")
         self.id_pos = next(i for i, n in enumerate(self.names) if n in ID_FIELDS)
+        self.stated_fields = [(self.names.index(name), name, check) for name, check in (
+            ("etype", "entity-type-mismatch"), ("identity", "entity-identity-mismatch"))
+            if name in self.names]
+        self.head_pos = self.names.index("head") if "head" in self.names else -1
         self.profile = profile_of(declaration)
         self.doc.attrs["corefud_declaration"] = declaration
         self.doc.attrs["corefud_profile"] = self.profile
@@ -154,6 +162,9 @@ class CoreferenceReader:
     def _entity(self, number: int, value: str, column: int, index: int) -> None:
         if self.declaration is None:
             self._need_declaration(number, value, column)
+        if not value:
+            raise self.error("an empty Entity value; remove the item or give its chunks",
+                             number, "corefud.spurious-entity-statement", column)
         covered = 0
         id_pos = self.id_pos
         for match in CHUNK_RE.finditer(value):
@@ -242,6 +253,13 @@ class CoreferenceReader:
                 self.repair("corefud.mention-attribute-mismatch", start_line,
                             f"the parts of a discontinuous mention of {eid!r} have different "
                             "fields; kept those of the first part", column=start_column)
+                for pos, name, check in self.stated_fields:
+                    here = fields[pos] if pos < len(fields) else ""
+                    first = pending.fields[pos] if pos < len(pending.fields) else ""
+                    if here != first:
+                        self.repair(f"corefud.{check}", start_line,
+                                    f"part {i} of a discontinuous mention of {eid!r} has {name} "
+                                    f"{here!r}, its first part {first!r}", column=start_column)
         pending.tokens.extend(range(start, index + 1))
         pending.parts_done = i
         if i == n:
@@ -271,6 +289,8 @@ class CoreferenceReader:
         head = None
         min_tokens = None
         n = len(fields)
+        if "GRP" not in names:  # CorefUD's eid notation: the UD validator's stricter reading
+            self._corefud_fields(entity, eid, fields, line, column)
         for pos in range(n):
             value = fields[pos]
             if not value or pos == self.id_pos or pos >= len(names):
@@ -317,6 +337,28 @@ class CoreferenceReader:
                         f"a mention of {eid!r} crosses a sentence boundary (invalid in CorefUD, "
                         "allowed by the UA compact proposal); kept it", column=column)
 
+    def _corefud_fields(self, entity: Entity, eid: str, fields: list[str], line: int,
+                        column: int | None) -> None:
+        """What the UD validator requires of eid-notation openers beyond their values: a head
+        field that is present is a number, and the type and identity fields are present on
+        every mention of an entity or on none (an empty value differs from a given one)."""
+        for pos, name, check in self.stated_fields:
+            value = fields[pos] if pos < len(fields) else ""
+            known = self.given.get((eid, name))
+            if known is None:
+                self.given[(eid, name)] = value
+            elif (known == "") != (value == ""):
+                here = f"{name} {value!r}" if value else f"no {name}"
+                first = f"{name} {known!r}" if known else f"no {name}"
+                self.repair(f"corefud.{check}", line,
+                            f"a mention of {eid!r} has {here} but its first mention has {first}; "
+                            f"every mention states the same {name}", column=column)
+        pos = self.head_pos
+        if 0 <= pos < len(fields) and fields[pos] == "":
+            self.repair("corefud.mention-head-not-number", line,
+                        f"a mention of {eid!r} has an empty head field; ignored", "dropped",
+                        column)
+
     def _entity_attr(self, entity: Entity, key: str, value: str, attrs: dict[str, Any],
                      line: int, column: int | None, check: str) -> None:
         known = entity.attrs.get(key)
@@ -330,13 +372,12 @@ class CoreferenceReader:
 
     def _head(self, value: str, tokens: tuple[int, ...], eid: str, line: int,
               column: int | None) -> int | None:
-        try:
-            position = int(value)
-        except ValueError:
+        if not (value.isdigit() and value.isascii() and value[0] != "0"):
             self.repair("corefud.mention-head-not-number", line,
-                        f"head {value!r} of a mention of {eid!r} is not a number; ignored",
-                        "dropped", column)
+                        f"head {value!r} of a mention of {eid!r} is not a number 1, 2, ...; "
+                        "ignored", "dropped", column)
             return None
+        position = int(value)
         if 1 <= position <= len(tokens):
             return tokens[position - 1]
         self.repair("corefud.mention-head-out-of-range", line,
@@ -369,6 +410,7 @@ class CoreferenceReader:
             self.repair("corefud.splitante-without-entity", number,
                         "SplitAnte on a node without Entity", column=column)
         offset = 0
+        stated: dict[str, list[str]] = {}
         for item in value.split(","):
             found = SPLIT_ITEM_RE.match(item)
             if found is None:
@@ -376,11 +418,26 @@ class CoreferenceReader:
                     f"cannot read SplitAnte item {item!r}; expected ANTECEDENT<SET, e.g. "
                     "'SplitAnte=e3<e11,e4<e11'", number, "corefud.bad-splitante", column + offset)
             ante, set_id = found.groups()
+            antes = stated.setdefault(set_id, [])
+            if ante in antes:
+                self.repair("corefud.repeated-splitante-relation", number,
+                            f"SplitAnte states {item!r} twice; kept it once", "dropped",
+                            column + offset)
+            else:
+                antes.append(ante)
             if ante == set_id:
-                raise self.error(f"SplitAnte {item!r} makes {set_id!r} its own antecedent",
-                                 number, "corefud.splitante-self-reference", column + offset)
-            self.splits.append((ante, set_id, index, number, column + offset))
+                self.repair("corefud.splitante-self-reference", number,
+                            f"SplitAnte {item!r} makes {set_id!r} its own antecedent; dropped it",
+                            "dropped", column + offset)
+            else:
+                self.splits.append((ante, set_id, index, number, column + offset))
             offset += len(item) + 1
+        for set_id, antes in stated.items():
+            if len(antes) == 1:
+                self.one_member.add(set_id)
+                self.repair("corefud.only-one-split-antecedent", number,
+                            f"SplitAnte gives the set {set_id!r} one antecedent ({antes[0]!r}); a "
+                            "statement lists at least two", column=column)
 
     def _bridge(self, number: int, value: str, column: int, index: int, has_entity: bool) -> None:
         if not has_entity:
@@ -423,6 +480,10 @@ class CoreferenceReader:
                 self.repair("corefud.splitante-unknown-entity", line,
                             f"SplitAnte {ante}<{set_id} names {missing!r}, which has no mention in "
                             "this document; the relation is dropped", "dropped", column)
+                if set_entity is None:  # so no mention of it starts here either
+                    self.repair("corefud.misplaced-splitante-statement", line,
+                                f"SplitAnte {ante}<{set_id} is on a node where no mention of "
+                                f"{set_id!r} starts", "dropped", column)
                 continue
             evidence = self._start_mentions(set_id, index)[:1]
             if not evidence:
@@ -439,7 +500,7 @@ class CoreferenceReader:
                 members[set_id].append(ante)
             doc.add_to_set(member, set_entity, evidence=evidence)
         for set_id, antes in members.items():
-            if len(antes) < 2:
+            if len(antes) < 2 and set_id not in self.one_member:
                 line, column = first_line[set_id]
                 self.repair("corefud.only-one-split-antecedent", line,
                             f"the split-antecedent set {set_id!r} has only one member ({antes[0]!r}); "

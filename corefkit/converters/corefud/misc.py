@@ -21,8 +21,9 @@ CHUNK_RE = re.compile(r"\(([^()\s]+)\)|\(([^()\s]+)|([^()\s]+)\)")
 PART_RE = re.compile(r"^(.*)\[(\d+)/(\d+)\]$")
 DECLARATION_RE = re.compile(r"^#\s*global\.Entity\s*=\s*(.*?)\s*$")
 META_RE = re.compile(r"^#\s*meta::([^=]*?)\s*=\s?(.*)$")
-SPLIT_ITEM_RE = re.compile(r"^([^<,:|=\s]+)<([^<,:|=\s]+)$")
-BRIDGE_ITEM_RE = re.compile(r"^([^<,:|=\s]+)<([^<,:|=\s]+)(?::([^<,|=\s]*))?$")
+# ids hold no ( ) < > (as in the UD validator's grammar), nor , : | = or white space
+SPLIT_ITEM_RE = re.compile(r"^([^<>(),:|=\s]+)<([^<>(),:|=\s]+)$")
+BRIDGE_ITEM_RE = re.compile(r"^([^<>(),:|=\s]+)<([^<>(),:|=\s]+)(?::([^<>(),|=\s]*))?$")
 RELATION_RE = re.compile(r"^[a-z]+$")
 
 ID_FIELDS = ("eid", "GRP")
