@@ -38,6 +38,11 @@ PART_RE = re.compile(r"^part\s+(\S+)$")
 # One chunk, or a "|" separator; group 1 = one-token id, 2 = opener id, 3 = closer id.
 CHUNK_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|\|")
 CELL_RE = re.compile(r"(?:\([^()|\s]+\)?|[^()|\s]+\)|\|)+")
+# every coreference cell of a document, newline-separated; and its chunks, group 4 a cell end
+CELLS_RE = re.compile(r"(?:\([^()|\s]+\)?|[^()|\s]+\)|\|)+(?:\n(?:\([^()|\s]+\)?|[^()|\s]+\)|\|)+)*")
+LINE_CHUNK_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|(\n)|\|")
+# blank lines and comment lines of a block joined by newlines (\s but a newline: blank)
+OTHER_LINE_RE = re.compile(r"^(?:#[^\n]*|[^\S\n]*)$", re.MULTILINE)
 SPLIT_ID_RE = re.compile(r"^\d+(?:\+\d+)+$")
 GUM_ID_RE = re.compile(r"^([^-]+)-(\d+)(?:-(.*))?$")
 EMPTY_CELLS = ("-", "_", "")
@@ -140,8 +145,23 @@ def parse_begin(rest: str) -> tuple[str, str | None]:
 EMPTY_SET = frozenset(EMPTY_CELLS)
 
 
-def _tokens(forms: list[str], rows: list[list[str]], bounds: list[tuple[int, int]]) -> list[Token]:
+def _other_lines(lines: list[str]) -> list[int]:
+    """Positions of the lines that are blank or comments (not token lines), ascending."""
+    joined = "\n".join(lines)
+    found = []
+    line = 0
+    position = 0
+    for match in OTHER_LINE_RE.finditer(joined):
+        start = match.start()
+        line += joined.count("\n", position, start)
+        position = start
+        found.append(line)
+    return found
+
+
+def _tokens(rows: list[list[str]], bounds: list[tuple[int, int]]) -> list[Token]:
     """The token objects of a document: form, position, sentence, the other columns."""
+    forms = [row[3] if len(row) >= 4 else (row[1] if len(row) == 2 else "_") for row in rows]
     tokens: list[Token] = []
     for index, (start, stop) in enumerate(bounds):
         tokens.extend([Token(forms[i], i, index, {"conll_columns": rows[i]})
@@ -178,69 +198,91 @@ class _DocumentBuilder:
     def parse(self, lines: list[str], end_line: int | None) -> Document:
         doc = self.doc
         first = self.first
-        # token lines, by position in the block; everything else is blank or a comment
-        rows_at = [k for k, line in enumerate(lines)
-                   if line and line[0] != "#" and not line.isspace()]
-        texts = [lines[k] for k in rows_at]
+        # the lines that are blank or comments (few), found by one regular expression over the
+        # block; every other line is a token line
+        others = _other_lines(lines)
+        if others:
+            skip = set(others)
+            rows_at = [k for k in range(len(lines)) if k not in skip]
+        else:
+            rows_at = list(range(len(lines)))
+        texts = [lines[k] for k in rows_at] if others else lines
         tabbed = ["\t" in text for text in texts]
-        rows = [text.split("\t") if tab else text.split() for text, tab in zip(texts, tabbed)]
-        if rows and not (all(tabbed) or not any(tabbed)):
+        if texts and not (all(tabbed) or not any(tabbed)):
             odd = tabbed.index(not tabbed[0])
             self.repair("conll.mixed-separators", first + rows_at[odd],
                         "the document mixes TAB- and space-separated lines")
-        widths = [len(row) for row in rows]
-        if rows and min(widths) < 2:
+        split: list[list[str]] | None = None
+        if texts and all(tabbed):
+            # the hot path: the last field and the widths, without splitting every line (the
+            # other columns are split only when tokens or OntoNotes columns are asked for)
+            cells = [text[text.rfind("\t") + 1:] for text in texts]
+            widths = [text.count("\t") + 1 for text in texts]
+        else:
+            split = [text.split("\t") if tab else text.split()
+                     for text, tab in zip(texts, tabbed)]
+            widths = [len(row) for row in split]
+            cells = [row.pop() if row else "" for row in split]
+        if texts and min(widths) < 2:
             bad = next(i for i, w in enumerate(widths) if w < 2)
             raise FormatError(
                 f"expected at least 2 columns (document and coreference), found {widths[bad]}",
                 file=self.file, line=first + rows_at[bad], check="conll.too-few-columns",
             )
-        cells = [row.pop() for row in rows]  # rows keep every other column, in order
-        forms = [row[3] if len(row) >= 4 else (row[1] if len(row) == 2 else "_") for row in rows]
         distinct_widths = set(widths)
         if 2 in distinct_widths or 4 in distinct_widths:
             short = next(i for i, w in enumerate(widths) if w in (2, 4))
             self.repair("conll.no-word-column", first + rows_at[short],
                         f"{widths[short]}-column layout without a word column; forms set to '_'")
-        bounds = self._sentences(lines, rows_at)
+        bounds = self._sentences(lines, rows_at, others)
+
+        def columns() -> list[list[str]]:  # every column but the coreference one, per line
+            return split if split is not None else [text.split("\t")[:-1] for text in texts]
+
         # Token objects are built only when someone asks for them (scoring never does).
-        doc.defer_tokens(len(rows), lambda: _tokens(forms, rows, bounds))
-        if rows and max(widths) >= 12:
-            self._ontonotes_columns(rows, widths, bounds, rows_at)
-        for i in [i for i, cell in enumerate(cells) if cell not in EMPTY_SET]:
-            self._chunks(first + rows_at[i], texts[i], cells[i], i)
+        doc.defer_tokens(len(texts), lambda: _tokens(columns(), bounds))
+        if texts and max(widths) >= 12:
+            self._ontonotes_columns(columns(), widths, bounds, rows_at)
+        self._coreference([i for i, cell in enumerate(cells) if cell not in EMPTY_SET], cells,
+                          texts, rows_at)
         self._finish(end_line)
         doc.attrs["conll_empty"] = next((c for c in cells if c in EMPTY_SET), "-")
         # token lines are contiguous when no line is blank or a comment
-        doc.attrs["conll_blank_lines"] = len(bounds) > 1 or any(
-            not line or line.isspace() for line in lines) if len(rows_at) != len(lines) else False
+        doc.attrs["conll_blank_lines"] = bool(others) and (len(bounds) > 1 or any(
+            lines[k][:1] != "#" for k in others))
         doc.attrs["conll_columns"] = widths[0] if widths else None
         return doc
 
-    def _sentences(self, lines: list[str], rows_at: list[int]) -> list[tuple[int, int]]:
+    def _sentences(self, lines: list[str], rows_at: list[int],
+                   others: list[int]) -> list[tuple[int, int]]:
         """Sentence token ranges (a blank line ends a sentence) and comment placement.
 
-        Only the gaps between token lines are looked at; a comment goes to the sentence of
-        the next token (the last sentence for comments after the last token).
+        Only the lines between token lines (``others``: blank lines and comments, ascending)
+        are looked at, run by run; a comment goes to the sentence of the next token (the last
+        sentence for comments after the last token).
         """
         n = len(rows_at)
         bounds: list[tuple[int, int]] = []
         comments: dict[int, list[str]] = {}
         start = 0
-        previous = -1
-        for i, k in enumerate(rows_at + [len(lines)]):
-            if k - previous > 1:
-                between = lines[previous + 1:k]
-                if 0 < i < n and any(not line or line.isspace() for line in between):
-                    bounds.append((start, i))
-                    start = i
-                for offset, line in enumerate(between):
-                    if line[:1] == "#":
-                        self.repair("conll.comment-in-document", self.first + previous + 1 + offset,
-                                    "comment line inside a document (the reference scorer reads "
-                                    "it as a token); kept it as a comment of the next sentence")
-                        comments.setdefault(len(bounds), []).append(line)
-            previous = k
+        run = 0
+        while run < len(others):
+            end = run
+            while end + 1 < len(others) and others[end + 1] == others[end] + 1:
+                end += 1
+            first_line, last_line = others[run], others[end]
+            i = first_line - run  # the token lines before this run
+            between = lines[first_line:last_line + 1]
+            if 0 < i < n and any(not line or line.isspace() for line in between):
+                bounds.append((start, i))
+                start = i
+            for offset, line in enumerate(between):
+                if line[:1] == "#":
+                    self.repair("conll.comment-in-document", self.first + first_line + offset,
+                                "comment line inside a document (the reference scorer reads "
+                                "it as a token); kept it as a comment of the next sentence")
+                    comments.setdefault(len(bounds), []).append(line)
+            run = end + 1
         if n:
             bounds.append((start, n))
         for index, (a, b) in enumerate(bounds):
@@ -275,20 +317,51 @@ class _DocumentBuilder:
                     sentence.speaker = speaker
 
     # ------------------------------------------------------------------ coreference
-    def _chunks(self, number: int, line: str, cell: str, index: int) -> None:
-        if CELL_RE.fullmatch(cell) is None:  # check the whole cell before acting on any chunk
-            covered = 0
-            for match in CHUNK_RE.finditer(cell):
-                if match.start() != covered:
-                    break
-                covered = match.end()
-            raise FormatError(
-                f"cannot read the coreference field {cell!r} at character {covered + 1}; "
-                "expected chunks like (7, 7) or (7) separated by nothing or '|'",
-                file=self.file, line=number, column=len(line) - len(cell) + covered + 1,
-                check="conll.bad-chunk",
-            )
-        chunks = CHUNK_RE.findall(cell)
+    def _coreference(self, marked: list[int], cells: list[str], texts: list[str],
+                     rows_at: list[int]) -> None:
+        """The mentions of the coreference cells ``marked`` (token indices), in file order.
+
+        The cells are checked and cut into chunks by one regular expression over all of them
+        (a newline between cells); a cell that does not read is reported by :meth:`_bad_cell`.
+        """
+        if not marked:
+            return
+        joined = "\n".join([cells[i] for i in marked])
+        if CELLS_RE.fullmatch(joined) is None:
+            for i in marked:
+                if CELL_RE.fullmatch(cells[i]) is None:
+                    raise self._bad_cell(self.first + rows_at[i], texts[i], cells[i])
+        cell = 0
+        chunks: list[tuple[str, str, str]] = []
+        for found in LINE_CHUNK_RE.findall(joined + "\n"):
+            if not found[3]:
+                if found[0] or found[1] or found[2]:
+                    chunks.append(found[:3])
+                continue
+            i = marked[cell]
+            self._chunks(self.first + rows_at[i], texts[i], cells[i], i, chunks)
+            chunks = []
+            cell += 1
+
+    def _bad_cell(self, number: int, line: str, cell: str) -> FormatError:
+        covered = 0
+        for match in CHUNK_RE.finditer(cell):
+            if match.start() != covered:
+                break
+            covered = match.end()
+        return FormatError(
+            f"cannot read the coreference field {cell!r} at character {covered + 1}; "
+            "expected chunks like (7, 7) or (7) separated by nothing or '|'",
+            file=self.file, line=number, column=len(line) - len(cell) + covered + 1,
+            check="conll.bad-chunk",
+        )
+
+    def _chunks(self, number: int, line: str, cell: str, index: int,
+                chunks: list[tuple[str, str, str]]) -> None:
+        """The mentions a cell's chunks (single, opener, closer) open and close."""
+        if len(chunks) == 1 and chunks[0][0]:  # the common case: one one-token mention
+            self._mention(chunks[0][0], index, index, number)
+            return
         # Entities are created in the order the reference scorer indexes them: a line's one-token
         # mentions before its opening brackets. Its repeated-mention rule keeps a response extent
         # in the first entity in that order (see corefkit.scoring.align), so the order matters.
@@ -298,7 +371,6 @@ class _DocumentBuilder:
             if single:
                 self._mention(single, index, index, number)
             elif opener:
-                self._entity(opener)
                 self.open.setdefault(opener, []).append((index, number))
             elif closer:
                 stack = self.open.get(closer)

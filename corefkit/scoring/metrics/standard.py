@@ -18,6 +18,7 @@ from math import gcd
 
 import numpy as np
 
+from corefkit.scoring.assignment import PYTHON_CELLS, max_assignment
 from corefkit.scoring.partition import (
     VECTOR_MIN,
     Contingency,
@@ -330,18 +331,29 @@ def _weights(group: list[int], pair_common: list[int], dens: list[int],
 
 def _hungarian(group: list[int], rows: set[int], cols: set[int], pair_key: list[int],
                pair_response: list[int], weights: dict[int, int | float]) -> list[int]:
-    from scipy.optimize import linear_sum_assignment
-
+    """An optimal alignment of one component: in Python, in exact integers where the weights
+    are (:mod:`corefkit.scoring.assignment`), with SciPy's solver for large components. Only
+    the total counts (any optimal alignment gives it), so the solver's ties do not matter."""
     row_index = {k: n for n, k in enumerate(sorted(rows))}
     col_index = {r: n for n, r in enumerate(sorted(cols))}
-    matrix = np.zeros((len(row_index), len(col_index)), dtype=np.float64)
     at: dict[tuple[int, int], int] = {}
     for i in group:
-        cell = (row_index[pair_key[i]], col_index[pair_response[i]])
-        matrix[cell] = weights[i]
-        at[cell] = i
-    chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
-    return [at[cell] for cell in zip(chosen_rows.tolist(), chosen_cols.tolist()) if cell in at]
+        at[(row_index[pair_key[i]], col_index[pair_response[i]])] = i
+    if len(rows) * len(cols) <= PYTHON_CELLS:
+        zero: int | float = 0
+        matrix = [[zero] * len(col_index) for _ in row_index]
+        for (r, c), i in at.items():
+            matrix[r][c] = weights[i]
+        chosen = max_assignment(matrix)
+    else:
+        from scipy.optimize import linear_sum_assignment
+
+        dense = np.zeros((len(row_index), len(col_index)), dtype=np.float64)
+        for (r, c), i in at.items():
+            dense[r, c] = weights[i]
+        picked_rows, picked_cols = linear_sum_assignment(dense, maximize=True)
+        chosen = list(zip(picked_rows.tolist(), picked_cols.tolist()))
+    return [at[cell] for cell in chosen if cell in at]
 
 
 def ceafm(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
