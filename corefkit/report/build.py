@@ -21,8 +21,15 @@ from corefkit.report.corpus import CorpusFacts, corpus_facts
 from corefkit.report.documents import document_json
 from corefkit.report.page import write_page
 from corefkit.report.svg import colour
-from corefkit.report.systems import System, run_system, significance, testable, unique_labels
+from corefkit.report.systems import (
+    System,
+    run_system,
+    significance,
+    testable,
+    unique_labels,
+)
 from corefkit.scoring.compare import PairTest
+from corefkit.scoring.engine import source_name
 from corefkit.scoring.errors import TITLES
 
 DEFAULT_PAGE_TOKENS = 1500
@@ -147,15 +154,6 @@ class Report:
                        documents=self.documents_json())
 
 
-def _source_name(source: Any) -> str:
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    if isinstance(source, (list, tuple)) and source and all(isinstance(s, (str, os.PathLike))
-                                                            for s in source):
-        return " ".join(os.fspath(s) for s in source)
-    return "<documents>"
-
-
 def read_documents(source: Any, format: str | None, options: dict[str, Any],
                    lenient: bool) -> list[Document]:
     """Documents from paths (as ``corefkit.read``) or given as documents."""
@@ -163,7 +161,7 @@ def read_documents(source: Any, format: str | None, options: dict[str, Any],
 
     docs = list(documents_of(source, format, options, lenient))
     if not docs:
-        raise FormatError(f"{_source_name(source)} holds no document", check="file.no-documents")
+        raise FormatError(f"{source_name(source)} holds no document", check="file.no-documents")
     return docs
 
 
@@ -206,13 +204,13 @@ def build(key: Any, responses: Sequence[Any] = (), *, labels: Sequence[str | Non
     key_docs, response_docs = _read_all(key, responses, options)
     settings = {"permutations": permutations, "bootstrap": bootstrap, "seed": seed,
                 "alpha": alpha, "page_tokens": page_tokens, "type_table": type_table}
-    name = _source_name(key)
+    name = source_name(key)
     if not responses:
         facts = corpus_facts(key_docs, type_table)
         warnings = [r for d in key_docs for r in d.repairs]
         return Report("corpus", title or f"corefkit report: {name}", name, key_docs,
                       facts=facts, options=settings, warnings=warnings)
-    sources = [_source_name(r) for r in responses]
+    sources = [source_name(r) for r in responses]
     systems = [run_system(label, source, key_docs, docs, metrics, options, type_table, anchors)
                for label, source, docs in zip(unique_labels(labels, sources), sources,
                                               response_docs)]

@@ -12,7 +12,13 @@ from typing import Any
 
 from corefkit.analysis.mention_types import TYPES
 from corefkit.report import svg
-from corefkit.report.corpus import DISTANCE_BINS, LENGTH_BINS, SIZE_BINS, CorpusFacts, binned
+from corefkit.report.corpus import (
+    DISTANCE_BINS,
+    LENGTH_BINS,
+    SIZE_BINS,
+    CorpusFacts,
+    binned,
+)
 from corefkit.report.systems import System
 from corefkit.scoring.compare import PairTest
 from corefkit.scoring.error_report import SIZE_BUCKETS

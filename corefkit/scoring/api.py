@@ -15,7 +15,7 @@ from typing import Any
 from corefkit.errors import CorefkitError, FormatError
 from corefkit.model import Document
 from corefkit.scoring.config import ScoreConfig
-from corefkit.scoring.engine import Totals, is_paths, pairing_notes
+from corefkit.scoring.engine import Totals, is_paths, pairing_notes, source_name
 from corefkit.scoring.metrics import registry
 from corefkit.scoring.report import DocumentResult, MetricResult, ScoreReport
 
@@ -123,7 +123,7 @@ def score(
 
     totals, pairing, repairs, strategy = run(config, key, response, progress)
     if totals.documents == 0:
-        raise FormatError(f"the key {_source_name(key)} holds no document",
+        raise FormatError(f"the key {source_name(key)} holds no document",
                           check="file.no-documents")
     return _report(config, strategy, totals, pairing, repairs, key, response, read_options,
                    key_read_options, response_read_options)
@@ -160,7 +160,7 @@ def _report(config: ScoreConfig, strategy: Any, totals: Totals, pairing: Any, re
         per_document = [DocumentResult(d.name, results(d.counts, config.metrics))
                         for d in totals.per_document]
     return ScoreReport(
-        key=_source_name(key), response=_source_name(response), options=options,
+        key=source_name(key), response=source_name(response), options=options,
         documents=totals.documents, metrics=results(counts, config.metrics),
         identification=counts["mentions"], per_document=per_document, warnings=warnings,
         repeated_response_mentions=totals.response_repeats,
@@ -222,11 +222,3 @@ def _key_format(key: Any, format: str | None) -> tuple[str | None, Any]:
     if first is None:
         return None, []
     return of_document(first), itertools.chain([first], items)
-
-
-def _source_name(source: Any) -> str:
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    if isinstance(source, (list, tuple)) and all(isinstance(s, (str, os.PathLike)) for s in source):
-        return " ".join(os.fspath(s) for s in source)
-    return "<documents>"

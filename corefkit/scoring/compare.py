@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from corefkit.errors import Repair, UsageError
+from corefkit.scoring.engine import source_name
 from corefkit.scoring.metrics.by_type import BY_TYPE
 from corefkit.scoring.metrics.standard import CONLL_COMPONENTS, BlancCounts, Counts
 from corefkit.scoring.report import MetricResult, ScoreReport
@@ -428,17 +429,17 @@ class Comparison:
                        "response_mentions": data.get("response_mentions"),
                        "ci_low": interval[0] if interval else None,
                        "ci_high": interval[1] if interval else None}
-                writer.writerow([_csv(row.get(c)) for c in self.CSV_COLUMNS])
+                writer.writerow([csv_cell(row.get(c)) for c in self.CSV_COLUMNS])
         for g in self.gaps:
             row = {"section": g.kind, "label": g.in_domain, "other": g.out_of_domain,
                    "metric": g.metric, "difference": g.difference, "gap": g.gap,
                    "ci_low": g.ci_low, "ci_high": g.ci_high}
-            writer.writerow([_csv(row.get(c)) for c in self.CSV_COLUMNS])
+            writer.writerow([csv_cell(row.get(c)) for c in self.CSV_COLUMNS])
         for t in self.tests:
             row = {"section": "test", "label": t.a, "other": t.b, "metric": t.metric,
                    "difference": t.difference, "p_value": t.p_value,
                    "permutations": t.permutations, "ci_low": t.ci_low, "ci_high": t.ci_high}
-            writer.writerow([_csv(row.get(c)) for c in self.CSV_COLUMNS])
+            writer.writerow([csv_cell(row.get(c)) for c in self.CSV_COLUMNS])
         return buffer.getvalue()
 
     # ------------------------------------------------------------------ plot
@@ -505,7 +506,8 @@ def _interval(interval: tuple[float, float] | None) -> str:
     return "" if interval is None else f"[{100 * interval[0]:.2f}, {100 * interval[1]:.2f}]"
 
 
-def _csv(value: Any) -> str:
+def csv_cell(value: Any) -> str:
+    """A value as a CSV cell: empty for None, floats at full precision."""
     if value is None:
         return ""
     if isinstance(value, float):
@@ -541,14 +543,6 @@ def _source_id(source: Any) -> Any:
     if isinstance(source, (list, tuple)) and all(isinstance(s, (str, os.PathLike)) for s in source):
         return tuple(os.path.realpath(os.fspath(s)) for s in source)
     return id(source)
-
-
-def _source_name(source: Any) -> str:
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    if isinstance(source, (list, tuple)) and all(isinstance(s, (str, os.PathLike)) for s in source):
-        return " ".join(os.fspath(s) for s in source)
-    return "<documents>"
 
 
 def compare(
@@ -615,8 +609,8 @@ def compare(
         warnings.extend(dataclasses.replace(w, message=f"{spec.label}: {w.message}")
                         for w in report.warnings)
         documents = [d.name for d in report.per_document or []]
-        scored.append(Setting(spec.label, plan.system, plan.dataset, _source_name(spec.key),
-                              _source_name(spec.response), report, documents))
+        scored.append(Setting(spec.label, plan.system, plan.dataset, source_name(spec.key),
+                              source_name(spec.response), report, documents))
     statistics = names + [f"{BY_TYPE}.{t}" for t in chosen_types]
     for s in scored:
         for name in statistics:
@@ -721,7 +715,7 @@ def _plan(specs: Sequence[SettingSpec]) -> list[_Plan]:
     keys_by_dataset: dict[str, Any] = {}
     seen: set[tuple[str, str]] = set()
     for spec in specs:
-        key_name = _source_name(spec.key)
+        key_name = source_name(spec.key)
         system, dataset = split_label(spec.label, key_name)
         key_id = _source_id(spec.key)
         if datasets_by_key.setdefault(key_id, dataset) != dataset:

@@ -278,6 +278,15 @@ def documents_of(source: Any, format: str | None, options: dict[str, Any],
     return source
 
 
+def source_name(source: Any) -> str:
+    """How a report names a key or response: its path(s), else ``<documents>``."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    if is_paths(source):
+        return " ".join(os.fspath(s) for s in source)
+    return "<documents>"
+
+
 def is_paths(source: Any) -> bool:
     return isinstance(source, (str, os.PathLike)) or (
         isinstance(source, (list, tuple)) and bool(source)

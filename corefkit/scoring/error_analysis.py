@@ -436,7 +436,7 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
     """
     from corefkit import __version__
     from corefkit.errors import UsageError
-    from corefkit.scoring.api import _source_name
+    from corefkit.scoring.engine import source_name
 
     if anchors not in E.ANCHORS:
         raise UsageError(f"unknown anchor rule {anchors!r}; expected one of "
@@ -454,7 +454,7 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
         categories += E.SPLIT_CATEGORIES
     key_docs = read_side(key, "key", config)
     if not key_docs:
-        raise FormatError(f"the key {_source_name(key)} holds no document",
+        raise FormatError(f"the key {source_name(key)} holds no document",
                           check="file.no-documents")
     pairs, notes = pair_documents(key_docs, read_side(response, "response", config),
                                   config.semantics != "reference")
@@ -474,7 +474,7 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
                "remove_singletons": config.remove_singletons, "passes": list(config.passes),
                "type_table": str(type_table) if type_table is not None else "default",
                "anchors": anchors}
-    return build_report(key=_source_name(key), response=_source_name(response),
+    return build_report(key=source_name(key), response=source_name(response),
                         options=options, categories=categories, documents=documents,
                         errors=found, scenarios=scenarios, warnings=warnings,
                         version=__version__)

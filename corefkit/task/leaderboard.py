@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from corefkit.errors import Repair
+from corefkit.scoring.compare import csv_cell
 from corefkit.scoring.report import ScoreReport, fraction_text
 from corefkit.task.spec import Task
 from corefkit.validation.checks import Finding
@@ -206,9 +207,9 @@ class Leaderboard:
                 t = e.versus_next
                 row.update(p_value_next=t.p_value, significant_next=t.significant,
                            ci_low_next=t.ci_low, ci_high_next=t.ci_high)
-            writer.writerow([_csv(row.get(c)) for c in columns])
+            writer.writerow([csv_cell(row.get(c)) for c in columns])
         for r in self.rejected:
-            writer.writerow([_csv({"submission": r.name, "status": "rejected", "path": r.path,
+            writer.writerow([csv_cell({"submission": r.name, "status": "rejected", "path": r.path,
                                    "stage": r.stage, "reason": r.reason}.get(c))
                              for c in columns])
         return buffer.getvalue()
@@ -317,11 +318,3 @@ def _test_text(task: Task) -> str:
     return (f"{sig.test} test over documents between neighbours on {task.primary.label} "
             f"(α = {sig.alpha:g}, significant when {rule}; {sig.permutations} permutations, "
             f"{sig.bootstrap} bootstrap replicates, seed {sig.seed})")
-
-
-def _csv(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)

@@ -14,10 +14,10 @@ from typing import Any
 from corefkit.scoring.metrics import split, standard
 from corefkit.scoring.metrics.registry import (
     ALIGNMENT,
+    BUILTIN,
     DERIVED,
     PARTITION,
     SEMANTICS,
-    BUILTIN,
     MetricSpec,
     register_metric,
     register_on_demand,
