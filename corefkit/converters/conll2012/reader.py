@@ -147,6 +147,8 @@ EMPTY_SET = frozenset(EMPTY_CELLS)
 
 def _other_lines(lines: list[str]) -> list[int]:
     """Positions of the lines that are blank or comments (not token lines), ascending."""
+    if not lines:
+        return []
     joined = "\n".join(lines)
     found = []
     line = 0
