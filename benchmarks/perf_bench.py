@@ -110,7 +110,7 @@ def merged_pair(key: Path, response: Path, parts: int) -> tuple[Path, Path]:
                 offset = len(long.tokens)
                 for sentence in doc.sentences:
                     long.add_sentence([doc.tokens[i].form for i in range(sentence.start,
-                                                                         sentence.end)])
+                                                                         sentence.stop)])
                 for entity in doc.entities:
                     new = long.new_entity()
                     for m in doc.mentions_of(entity):

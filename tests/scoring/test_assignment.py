@@ -39,3 +39,24 @@ def test_empty_and_degenerate():
     assert max_assignment([]) == []
     assert max_assignment([[5]]) == [(0, 0)]
     assert max_assignment([[0, 0], [0, 0]]) in ([(0, 0), (1, 1)], [(0, 1), (1, 0)])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_shortest_path_solver_breaks_ties_as_scipy_does(seed):
+    """The CorefUD and UA scorers' ties come from SciPy's solver; corefkit's must fall alike."""
+    np = pytest.importorskip("numpy")
+    from scipy.optimize import linear_sum_assignment
+
+    from corefkit.scoring.assignment import shortest_path_assignment
+
+    rng = random.Random(seed)
+    for case in range(200):
+        rows, cols = rng.randint(1, 7), rng.randint(1, 7)
+        values = [[0, 1, 2], [0.0, 0.5, 1 / 3, 2 / 3, 1.0]][case % 2]
+        matrix = [[rng.choice(values) for _ in range(cols)] for _ in range(rows)]
+        if case % 7 == 0:
+            matrix = [[rng.random() for _ in range(cols)] for _ in range(rows)]
+        for maximize in (False, True):
+            expected = linear_sum_assignment(np.array(matrix, dtype=float), maximize=maximize)
+            assert shortest_path_assignment(matrix, maximize) == (
+                expected[0].tolist(), expected[1].tolist()), (matrix, maximize)

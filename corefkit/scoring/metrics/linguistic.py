@@ -369,7 +369,8 @@ def _assign(group: list[int], rows: set[int], cols: set[int], pair_key: list[int
     import math
 
     import numpy as np
-    from scipy.optimize import linear_sum_assignment
+
+    from corefkit.scoring.assignment import linear_assignment
 
     scale = 1
     for v in value.values():
@@ -385,8 +386,8 @@ def _assign(group: list[int], rows: set[int], cols: set[int], pair_key: list[int
         cell = (row_index[pair_key[i]], col_index[pair_response[i]])
         matrix[cell] = float(value[i] * scale) if exact else float(value[i])
         at[cell] = i
-    chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
-    return [at[cell] for cell in zip(chosen_rows.tolist(), chosen_cols.tolist()) if cell in at]
+    chosen_rows, chosen_cols = linear_assignment(matrix, maximize=True)
+    return [at[cell] for cell in zip(chosen_rows, chosen_cols) if cell in at]
 
 
 # ============================================================================ registration

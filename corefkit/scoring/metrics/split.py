@@ -45,6 +45,7 @@ from typing import Any, Union
 
 import numpy as np
 
+from corefkit.scoring.assignment import linear_assignment
 from corefkit.scoring.metrics.standard import (
     BlancCounts,
     CorefUDBlancCounts,
@@ -321,15 +322,13 @@ def _best_assignment(edges: dict[tuple[int, int], Any],
         if len(rows) == 1 or len(cols) == 1:
             chosen.append(max(group, key=lambda e: weight(*e)))
             continue
-        from scipy.optimize import linear_sum_assignment
-
         row_of = {i: n for n, i in enumerate(rows)}
         col_of = {j: n for n, j in enumerate(cols)}
         matrix = np.zeros((len(rows), len(cols)))
         for i, j in group:
             matrix[row_of[i], col_of[j]] = float(weight(i, j))
-        picked_rows, picked_cols = linear_sum_assignment(matrix, maximize=True)
-        chosen.extend((rows[r], cols[c]) for r, c in zip(picked_rows.tolist(), picked_cols.tolist())
+        picked_rows, picked_cols = linear_assignment(matrix, maximize=True)
+        chosen.extend((rows[r], cols[c]) for r, c in zip(picked_rows, picked_cols)
                       if (rows[r], cols[c]) in edges)
     return chosen
 
@@ -446,10 +445,8 @@ def align_sets(metric: str, doc: ClusterPair) -> SetAlignment | None:
     counts = [[compare(k, r) for r in cols] for k in rows]
     # the scorer's floats: F1 of the float precision and recall, maximized by Kuhn–Munkres
     f1 = np.array([[_float_f1(c) for c in row] for row in counts])
-    from scipy.optimize import linear_sum_assignment
-
-    chosen_rows, chosen_cols = linear_sum_assignment(-f1)
-    pairs = [(i, j, counts[i][j]) for i, j in zip(chosen_rows.tolist(), chosen_cols.tolist())]
+    chosen_rows, chosen_cols = linear_assignment(-f1)
+    pairs = [(i, j, counts[i][j]) for i, j in zip(chosen_rows, chosen_cols)]
     split_counts = Counts(sum((c.recall_num for _, _, c in pairs), Fraction(0)),
                           sum((row[0].recall_den for row in counts), 0),
                           sum((c.precision_num for _, _, c in pairs), Fraction(0)),

@@ -12,7 +12,8 @@ key's still lines up — and aligns key and response mentions one to one:
   ratio |K ∩ R| / |K| breaks ties between candidates that share the head.
 
 Candidates that are not identical are assigned with the Hungarian algorithm on those ratios
-(``scipy.optimize.linear_sum_assignment`` on the same matrices, rows and columns ordered by
+(``scipy.optimize.linear_sum_assignment``'s algorithm, :mod:`corefkit.scoring.assignment`, on
+the same matrices, rows and columns ordered by
 (first node, last node, length) as the scorer orders them, so ties are broken the same way).
 Zero mentions (whose head is an empty node) are matched either by position like any other
 mention (``linear``) or, when the empty nodes of the response need not coincide with the
@@ -45,6 +46,7 @@ import numpy as np
 from corefkit.errors import FormatError, Repair
 from corefkit.model import IDENTITY, Document
 from corefkit.scoring.align import AlignedDocument, Alignment, Labeler, note
+from corefkit.scoring.assignment import linear_assignment
 from corefkit.scoring.metrics.standard import (
     BlancCounts,
     CorefUDBlancCounts,
@@ -326,16 +328,14 @@ def _assign(keys: list[UDMention], responses: list[UDMention], score) -> list[tu
     """Optimal one-to-one pairs (indices into the given lists) with a positive score."""
     if not keys or not responses:
         return []
-    from scipy.optimize import linear_sum_assignment
-
     rows = _sort_order(keys)
     cols = _sort_order(responses)
     similarity = np.zeros((len(rows), len(cols)))
     for i, ki in enumerate(rows):
         for j, rj in enumerate(cols):
             similarity[i, j] = score(keys[ki], responses[rj])
-    chosen_rows, chosen_cols = linear_sum_assignment(-similarity)
-    return [(rows[i], cols[j]) for i, j in zip(chosen_rows.tolist(), chosen_cols.tolist())
+    chosen_rows, chosen_cols = linear_assignment(-similarity)
+    return [(rows[i], cols[j]) for i, j in zip(chosen_rows, chosen_cols)
             if similarity[i, j] > 0]
 
 
@@ -537,9 +537,7 @@ def _group_overlap(group: list[tuple[int, int]], keys: list[UDMention],
                        dtype=np.int64)
     if len(ks) == 1 or len(rs) == 1:
         return int(weights.max())
-    from scipy.optimize import linear_sum_assignment
-
-    rows, cols = linear_sum_assignment(weights, maximize=True)
+    rows, cols = linear_assignment(weights, maximize=True)
     return int(weights[rows, cols].sum())
 
 
