@@ -106,6 +106,12 @@ def run(keys: Path, responses: Path, engine: str, jobs: str) -> dict[str, float]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def worker_mb(found: dict[str, float]) -> str:
+    """The largest worker's peak (Dask's workers are children of this run; a forkserver's
+    are not, so the processes engine shows '-')."""
+    return f"{found['worker_kb'] / 1024:.0f}" if found["worker_kb"] else "-"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
@@ -127,7 +133,7 @@ def main() -> None:
             found = run(keys, responses, engine, jobs)
             print(f"{size:>10} {name + ' x' + jobs:<12} {found['documents'] / found['wall']:8.0f} "
                   f"{found['wall']:8.2f} {found['peak_kb'] / 1024:8.0f} "
-                  f"{found['worker_kb'] / 1024:9.0f} {found['conll'] * 100:9.4f}")
+                  f"{worker_mb(found):>9} {found['conll'] * 100:9.4f}")
 
 
 if __name__ == "__main__":
