@@ -134,6 +134,27 @@ def repeated_pair(key: Path, response: Path, times: int) -> tuple[Path, Path]:
     return out
 
 
+def repeated_ua(name: str, times: int) -> tuple[Path, Path]:
+    """A CODI-CRAC key and its heavy response as ``times`` documents (renamed copies): the
+    issue's AMI test file has 3 documents and 3.1 MB; the bundled AMI dev file is one 0.7 MB
+    document, so 4 copies stand in for it."""
+    out = (DATA / f"{name}.x{times}.CONLLUA", DATA / f"{name}.heavy.x{times}.CONLLUA")
+    if all(p.exists() for p in out):
+        return out
+    sources = (REAL / "codi-crac22" / f"{name}.CONLLUA",
+               REAL / "codi-crac22" / f"{name}.heavy.CONLLUA")
+    for source, target in zip(sources, out):
+        lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(lines[0])  # the global.columns declaration, once
+            for n in range(times):
+                for line in lines[1:]:
+                    if line.startswith("# newdoc id = "):
+                        line = f"{line.rstrip()}-copy{n}\n"
+                    handle.write(line)
+    return out
+
+
 def corefud_pair() -> tuple[Path, Path]:
     """35 GUM documents with a realistic response (the real-data suite's heavy response)."""
     return REAL / "gum-corefud" / "key.conllu", REAL / "gum-corefud" / "response-heavy.conllu"
@@ -189,6 +210,12 @@ def main() -> None:
             row(f"3 UA {name.split('.')[0][:24]}", ours,
                 measure(theirs, runs) if theirs else None,
                 f"{ua_key.stat().st_size / 1e6:.1f} MB key, all metrics vs UA scorer 1.x")
+    if only is None or "ua" in only:
+        ua_key, ua_response = repeated_ua("AMI_dev_v2.2022.ES2004a", 4)
+        ours = measure(corefkit_cmd(ua_key, ua_response, "--jobs", "1"), runs)
+        theirs = peer(peers, "ua-score", ua_key, ua_response)
+        row("3 UA AMI x4 (4 docs)", ours, measure(theirs, runs) if theirs else None,
+            f"{ua_key.stat().st_size / 1e6:.1f} MB key, the issue's 3-document AMI test file size")
     if only is None or "corefud" in only:
         ud_key, ud_response = corefud_pair()
         ours = measure(corefkit_cmd(ud_key, ud_response, "--profile", "crac", "--jobs", "1"),

@@ -272,6 +272,22 @@ class Document:
             self._chains[entity][mention] = None
         return mention
 
+    def add_read_mention(self, tokens: tuple[int, ...], entity: Entity,
+                         attrs: dict[str, Any], line: int | None) -> Mention:
+        """:meth:`add_mention` for a reader that guarantees what it checks.
+
+        ``tokens`` are ascending indices inside the document and ``entity`` is one of this
+        document's entities; a reader creating tens of thousands of mentions saves the checks
+        (about a third of a CoNLL-2012 file's reading time).
+        """
+        mention = Mention(self._next_mention_id, tokens, entity.layer, None, False, None, False,
+                          None, attrs, line)
+        self._next_mention_id += 1
+        self._mentions[mention] = None
+        self._entity_of[mention] = entity
+        self._chains[entity][mention] = None
+        return mention
+
     def add_span(self, start: int, end: int, entity: Entity | None = None, **kwargs: Any) -> Mention:
         """Create a contiguous mention from token ``start`` to ``end`` (both included)."""
         if end < start:
@@ -385,9 +401,9 @@ class Document:
         Each cycle is listed once, as the entities along it. An empty list means the
         element-of relation is acyclic, as the model requires before scoring.
         """
-        if not self._sets:
+        if not self._sets or _acyclic(self._sets):
             return []
-        import networkx as nx
+        import networkx as nx  # only to list the cycles there are (its import is ~0.2 s)
 
         sub = nx.DiGraph()
         sub.add_edges_from(self._sets)
@@ -531,3 +547,24 @@ def _creation_key(entity: Entity) -> int:
 
 def _position_key(mention: Mention) -> tuple[int, int, int]:
     return (mention.start, -mention.end, mention.id)
+
+
+def _acyclic(edges: Iterable[tuple[Entity, Entity]]) -> bool:
+    """Whether the directed graph of ``edges`` has no cycle (Kahn: repeatedly remove nodes
+    nothing points to; a cycle is what cannot be removed)."""
+    successors: dict[Entity, list[Entity]] = {}
+    indegree: dict[Entity, int] = {}
+    for source, target in edges:
+        successors.setdefault(source, []).append(target)
+        indegree[target] = indegree.get(target, 0) + 1
+        indegree.setdefault(source, 0)
+    ready = [node for node, degree in indegree.items() if degree == 0]
+    removed = 0
+    while ready:
+        node = ready.pop()
+        removed += 1
+        for target in successors.get(node, ()):
+            indegree[target] -= 1
+            if indegree[target] == 0:
+                ready.append(target)
+    return removed == len(indegree)

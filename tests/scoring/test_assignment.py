@@ -60,3 +60,25 @@ def test_the_shortest_path_solver_breaks_ties_as_scipy_does(seed):
             expected = linear_sum_assignment(np.array(matrix, dtype=float), maximize=maximize)
             assert shortest_path_assignment(matrix, maximize) == (
                 expected[0].tolist(), expected[1].tolist()), (matrix, maximize)
+
+
+def test_the_shortest_path_solver_breaks_ties_as_scipy_does_on_document_sized_matrices():
+    """Matrices up to SHORTEST_PATH_CELLS are solved in Python (a GUM document's mention
+    matrix reaches 65 x 91): tie-heavy and dense ones must fall as SciPy's do at that size too."""
+    np = pytest.importorskip("numpy")
+    from scipy.optimize import linear_sum_assignment
+
+    from corefkit.scoring.assignment import SHORTEST_PATH_CELLS, shortest_path_assignment
+
+    rng = random.Random(12)
+    for case in range(60):
+        rows, cols = rng.randint(20, 200), rng.randint(20, 200)
+        assert rows * cols <= SHORTEST_PATH_CELLS
+        values = [0, 0, 0, 0, 0.5, 1.0, 1 / 3, 2 / 3, 0.25]
+        matrix = [[-rng.choice(values) for _ in range(cols)] for _ in range(rows)]
+        if case % 3 == 0:
+            matrix = [[rng.random() for _ in range(cols)] for _ in range(rows)]
+        maximize = case % 2 == 1
+        expected = linear_sum_assignment(np.array(matrix, dtype=float), maximize=maximize)
+        assert shortest_path_assignment(matrix, maximize) == (
+            expected[0].tolist(), expected[1].tolist()), (rows, cols, maximize)

@@ -19,18 +19,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
-from typing import IO, BinaryIO
+from collections.abc import Iterator
+from itertools import compress, count, repeat
+from operator import add, itemgetter, not_
+from typing import BinaryIO
 
 from corefkit.converters.io import iter_line_chunks
-from corefkit.converters.loss import (
-    ConversionReport,
-    crossing_same_entity_mentions,
-    discontinuous_action,
-    writable_tokens,
-)
-from corefkit.errors import FormatError, Repair, UsageError
-from corefkit.model import IDENTITY, Document, Entity, Mention, Sentence, Token
+from corefkit.errors import FormatError, Repair
+from corefkit.model import Document, Entity, Sentence, Token
 
 BEGIN_RE = re.compile(r"^#\s*begin document\b(.*)$")
 END_RE = re.compile(r"^#\s*end document\b")
@@ -38,11 +34,8 @@ PART_RE = re.compile(r"^part\s+(\S+)$")
 # One chunk, or a "|" separator; group 1 = one-token id, 2 = opener id, 3 = closer id.
 CHUNK_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|\|")
 CELL_RE = re.compile(r"(?:\([^()|\s]+\)?|[^()|\s]+\)|\|)+")
-# every coreference cell of a document, newline-separated; and its chunks, group 4 a cell end
-CELLS_RE = re.compile(r"(?:\([^()|\s]+\)?|[^()|\s]+\)|\|)+(?:\n(?:\([^()|\s]+\)?|[^()|\s]+\)|\|)+)*")
-LINE_CHUNK_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|(\n)|\|")
-# blank lines and comment lines of a block joined by newlines (\s but a newline: blank)
-OTHER_LINE_RE = re.compile(r"^(?:#[^\n]*|[^\S\n]*)$", re.MULTILINE)
+# the chunks of a document's coreference cells joined by newlines; groups: 1 one-token id, 2 opener id, 3 closer id, 4 a cell end, 5 a character no chunk reads
+LINE_CHUNK_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|(\n)|\||(.)")
 SPLIT_ID_RE = re.compile(r"^\d+(?:\+\d+)+$")
 GUM_ID_RE = re.compile(r"^([^-]+)-(\d+)(?:-(.*))?$")
 EMPTY_CELLS = ("-", "_", "")
@@ -86,7 +79,7 @@ def read_stream(stream: BinaryIO, file: str, *, parse_gum_ids: bool = False) -> 
     for chunk in iter_line_chunks(stream, file):
         # Only lines starting with "#" need a look of their own; the lines between them are
         # moved into the current block in one slice.
-        marks = [i for i, line in enumerate(chunk) if line[:1] == "#"]
+        marks = list(compress(count(), map(str.startswith, chunk, repeat("#"))))
         marks.append(len(chunk))
         position = 0
         for mark in marks:
@@ -147,18 +140,7 @@ EMPTY_SET = frozenset(EMPTY_CELLS)
 
 def _other_lines(lines: list[str]) -> list[int]:
     """Positions of the lines that are blank or comments (not token lines), ascending."""
-    if not lines:
-        return []
-    joined = "\n".join(lines)
-    found = []
-    line = 0
-    position = 0
-    for match in OTHER_LINE_RE.finditer(joined):
-        start = match.start()
-        line += joined.count("\n", position, start)
-        position = start
-        found.append(line)
-    return found
+    return [k for k, line in enumerate(lines) if not line or line[0] == "#" or line.isspace()]
 
 
 def _tokens(rows: list[list[str]], bounds: list[tuple[int, int]]) -> list[Token]:
@@ -191,7 +173,7 @@ class _DocumentBuilder:
         self.parse_gum_ids = parse_gum_ids
         self.open: dict[str, list[tuple[int, int]]] = {}
         self.entities: dict[str, Entity] = {}
-        self.spans: dict[tuple[int, int], list[tuple[str, Mention]]] = {}
+        self.spans: dict[tuple[int, int], list[str]] = {}  # the ids annotated on a span
 
     def repair(self, check: str, line: int | None, message: str, action: str = "kept") -> None:
         self.doc.repairs.append(Repair(check, message, self.file, line, None, self.doc.id, action))
@@ -200,27 +182,28 @@ class _DocumentBuilder:
     def parse(self, lines: list[str], end_line: int | None) -> Document:
         doc = self.doc
         first = self.first
-        # the lines that are blank or comments (few), found by one regular expression over the
-        # block; every other line is a token line
+        # the lines that are blank or comments (few); every other line is a token line, and the
+        # token lines are the runs between them
         others = _other_lines(lines)
-        if others:
-            skip = set(others)
-            rows_at = [k for k in range(len(lines)) if k not in skip]
-        else:
-            rows_at = list(range(len(lines)))
-        texts = [lines[k] for k in rows_at] if others else lines
-        tabbed = ["\t" in text for text in texts]
-        if texts and not (all(tabbed) or not any(tabbed)):
-            odd = tabbed.index(not tabbed[0])
+        rows_at: list[int] = []
+        texts: list[str] = []
+        for a, b in zip([-1, *others], [*others, len(lines)]):
+            rows_at.extend(range(a + 1, b))
+            texts.extend(lines[a + 1:b])
+        tabs = list(map(str.count, texts, repeat("\t")))
+        all_tabbed = 0 not in tabs
+        if texts and not all_tabbed and max(tabs) > 0:
+            odd = next(i for i, n in enumerate(tabs) if (n > 0) != (tabs[0] > 0))
             self.repair("conll.mixed-separators", first + rows_at[odd],
                         "the document mixes TAB- and space-separated lines")
         split: list[list[str]] | None = None
-        if texts and all(tabbed):
+        if texts and all_tabbed:
             # the hot path: the last field and the widths, without splitting every line (the
             # other columns are split only when tokens or OntoNotes columns are asked for)
-            cells = [text[text.rfind("\t") + 1:] for text in texts]
-            widths = [text.count("\t") + 1 for text in texts]
+            cells = list(map(itemgetter(2), map(str.rpartition, texts, repeat("\t"))))
+            widths = list(map(add, tabs, repeat(1)))
         else:
+            tabbed = [n > 0 for n in tabs]
             split = [text.split("\t") if tab else text.split()
                      for text, tab in zip(texts, tabbed)]
             widths = [len(row) for row in split]
@@ -245,8 +228,8 @@ class _DocumentBuilder:
         doc.defer_tokens(len(texts), lambda: _tokens(columns(), bounds))
         if texts and max(widths) >= 12:
             self._ontonotes_columns(columns(), widths, bounds, rows_at)
-        self._coreference([i for i, cell in enumerate(cells) if cell not in EMPTY_SET], cells,
-                          texts, rows_at)
+        marked = list(compress(count(), map(not_, map(EMPTY_SET.__contains__, cells))))
+        self._coreference(marked, cells, texts, rows_at)
         self._finish(end_line)
         doc.attrs["conll_empty"] = next((c for c in cells if c in EMPTY_SET), "-")
         # token lines are contiguous when no line is blank or a comment
@@ -323,27 +306,53 @@ class _DocumentBuilder:
                      rows_at: list[int]) -> None:
         """The mentions of the coreference cells ``marked`` (token indices), in file order.
 
-        The cells are checked and cut into chunks by one regular expression over all of them
-        (a newline between cells); a cell that does not read is reported by :meth:`_bad_cell`.
+        The cells are cut into chunks by one regular expression over all of them (a newline
+        between cells); a character no chunk reads sends the cells to :meth:`_bad_cell`, which
+        finds and reports the first cell that does not read.
         """
         if not marked:
             return
         joined = "\n".join([cells[i] for i in marked])
-        if CELLS_RE.fullmatch(joined) is None:
+        found = LINE_CHUNK_RE.findall(joined + "\n")
+        if any(map(itemgetter(4), found)):
             for i in marked:
                 if CELL_RE.fullmatch(cells[i]) is None:
                     raise self._bad_cell(self.first + rows_at[i], texts[i], cells[i])
+        first = self.first
+        mention = self._mention
+        entities = self.entities
+        opened = self.open
         cell = 0
         chunks: list[tuple[str, str, str]] = []
-        for found in LINE_CHUNK_RE.findall(joined + "\n"):
-            if not found[3]:
-                if found[0] or found[1] or found[2]:
-                    chunks.append(found[:3])
+        for single, opener, closer, end, _ in found:
+            if not end:
+                if single or opener or closer:
+                    chunks.append((single, opener, closer))
                 continue
             i = marked[cell]
-            self._chunks(self.first + rows_at[i], texts[i], cells[i], i, chunks)
-            chunks = []
             cell += 1
+            # the common cells, one chunk each, inline; the others in file order by _chunks
+            if len(chunks) != 1:
+                self._chunks(first + rows_at[i], texts[i], cells[i], i, chunks)
+                chunks = []
+                continue
+            single, opener, closer = chunks[0]
+            if single:
+                mention(single, i, i, first + rows_at[i])
+            elif opener:
+                if opener not in entities:
+                    self._entity(opener)
+                stack = opened.get(opener)
+                if stack is None:
+                    opened[opener] = [(i, first + rows_at[i])]
+                else:
+                    stack.append((i, first + rows_at[i]))
+            elif opened.get(closer):
+                start, start_line = opened[closer].pop()
+                mention(closer, start, i, start_line)
+            else:
+                self._chunks(first + rows_at[i], texts[i], cells[i], i, chunks)
+            chunks = []
 
     def _bad_cell(self, number: int, line: str, cell: str) -> FormatError:
         covered = 0
@@ -361,9 +370,6 @@ class _DocumentBuilder:
     def _chunks(self, number: int, line: str, cell: str, index: int,
                 chunks: list[tuple[str, str, str]]) -> None:
         """The mentions a cell's chunks (single, opener, closer) open and close."""
-        if len(chunks) == 1 and chunks[0][0]:  # the common case: one one-token mention
-            self._mention(chunks[0][0], index, index, number)
-            return
         # Entities are created in the order the reference scorer indexes them: a line's one-token
         # mentions before its opening brackets. Its repeated-mention rule keeps a response extent
         # in the first entity in that order (see corefkit.scoring.align), so the order matters.
@@ -404,23 +410,23 @@ class _DocumentBuilder:
 
     def _mention(self, cid: str, start: int, end: int, line: int) -> None:
         span = (start, end)
-        first = self.spans.get(span)
-        if first is not None:  # the span is annotated already (rare): same id or another
-            if any(other == cid for other, _ in first):
+        seen = self.spans.get(span)
+        if seen is None:
+            self.spans[span] = [cid]
+        else:  # the span is annotated already (rare): same id or another
+            if cid in seen:
                 self.repair("conll.duplicate-mention", line,
                             f"mention {start}-{end} of {cid!r} is annotated twice; kept one",
                             action="dropped")
                 return
-            others = ", ".join(repr(o) for o, _ in first)
+            others = ", ".join(repr(o) for o in seen)
             self.repair("conll.same-span-mentions", line,
                         f"tokens {start}-{end} are a mention of {cid!r} and of {others}; kept both "
                         "(the merge-same-span pass resolves them)")
-        mention = self.doc.add_mention(range(start, end + 1), self._entity(cid), line=line,
-                                       attrs={"conll_id": cid})
-        if first is None:
-            self.spans[span] = [(cid, mention)]
-        else:
-            first.append((cid, mention))
+            seen.append(cid)
+        entity = self.entities.get(cid) or self._entity(cid)
+        # the reader's spans are inside the document and its entities are the document's own
+        self.doc.add_read_mention(tuple(range(start, end + 1)), entity, {"conll_id": cid}, line)
 
     def _finish(self, end_line: int | None) -> None:
         doc = self.doc

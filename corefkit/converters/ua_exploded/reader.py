@@ -399,9 +399,8 @@ class _DocumentBuilder(MarkableModel):
         while pos < n:
             ch = cell[pos]
             if ch == "(":
-                end = pos + 1
-                while end < n and cell[end] != "(" and cell[end] != ")":
-                    end += 1
+                opens, closes = cell.find("(", pos + 1), cell.find(")", pos + 1)
+                end = min(opens if opens >= 0 else n, closes if closes >= 0 else n)
                 single = end < n and cell[end] == ")"
                 opened.append(self._open(column, cell[pos + 1:end], index, number, single, line,
                                          field, pos + 1))

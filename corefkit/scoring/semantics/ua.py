@@ -76,16 +76,17 @@ def ua_document(doc: Document, *, layer: str = IDENTITY, keep_zeros: bool = True
     extents: dict[Identity, tuple[int, int]] = {}
 
     def reduced(mention: Mention) -> UDMention:
-        head = mention.head if mention.head is not None and mention.head in mention.tokens \
-            else mention.tokens[0]
+        covered = mention.tokens
+        head = mention.head if mention.head is not None and mention.head in covered \
+            else covered[0]
         core = frozenset(pos[t] for t in mention.min_tokens) if mention.min_tokens else frozenset()
-        parts = tuple((pos[a], pos[b]) for a, b in mention.parts())
-        zero = all(tokens[t].is_empty for t in mention.tokens)
-        found = UDMention(tuple(sorted(pos[t] for t in mention.tokens)), pos[head], zero, (),
+        runs = mention.parts()
+        zero = all(tokens[t].is_empty for t in covered)
+        found = UDMention(tuple(sorted([pos[t] for t in covered])), pos[head], zero, (),
                           tokens[head].sentence, labeler(doc, mention) if labeler else None,
-                          core, parts)
+                          core, tuple([(pos[a], pos[b]) for a, b in runs]))
         # the scorer's extent of a markable in parts: the opener and closer it saw last
-        extents.setdefault(found.words, mention.parts()[-1])
+        extents.setdefault(found.words, runs[-1])
         return found
 
     def markables(entity: Any) -> list[Mention]:
