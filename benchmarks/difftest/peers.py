@@ -22,6 +22,7 @@ from typing import Any
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 TOOLS = SHARED / "conformance" / "real" / "tools"
 UA_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
+COVAL_METRICS = ("mentions", "muc", "bcub", "ceafe", "lea")
 
 
 @dataclass(frozen=True)
@@ -80,15 +81,12 @@ PEERS = {
     "reference": Peer("reference", "conll2012",
                       (Mode("all", (), {"metrics": list(REFERENCE_METRICS)}),), 1e-9),
     "coval": Peer("coval", "conll2012", (
-        Mode("default", (), {"metrics": ["muc", "bcub", "ceafe", "lea"], "semantics": "ua",
-                             "remove_split_antecedents": True}),
+        Mode("default", (), {"metrics": list(COVAL_METRICS), "semantics": "coval"}),
         Mode("remove_singletons", ("remove_singletons",),
-             {"metrics": ["muc", "bcub", "ceafe", "lea"], "semantics": "ua",
-              "remove_split_antecedents": True, "remove_singletons": True})),
+             {"metrics": list(COVAL_METRICS), "semantics": "coval", "remove_singletons": True})),
         0.005 + 1e-9,
-        "coval keeps a repeated mention in both entities and looks up the later one (the UA "
-        "scorer's rule, compared with corefkit's UA semantics); its reader orders entities by "
-        "closing bracket"),
+        "compared with corefkit's --semantics coval (coval's repeated-mention rule, its "
+        "reader's entity order and mention identity); coval prints two decimals"),
     "scorch": Peer("scorch", "conll2012",
                    (Mode("cli", (), {"metrics": ["muc", "bcub", "ceafm", "ceafe", "blanc"]}),),
                    1e-9,
@@ -169,7 +167,7 @@ def _coval(mode: Mode, key: Path, response: Path, peers_dir: Path,
     out = _run([str(peers_dir / "bin/coval-score"), str(key), str(response), *mode.options],
                timeout)
     found = {}
-    for name, r, p, f in re.findall(r"^(muc|bcub|ceafe|lea)\s+Recall: ([\d.]+)\s+Precision: "
+    for name, r, p, f in re.findall(r"^(mentions|muc|bcub|ceafe|lea)\s+Recall: ([\d.]+)\s+Precision: "
                                     r"([\d.]+)\s+F1: ([\d.]+)", out, re.M):
         found[name] = (float(r) / 100, float(p) / 100, float(f) / 100)
     return found

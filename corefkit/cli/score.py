@@ -69,9 +69,11 @@ def _fraction_option(text: str | None) -> str | None:
               help="Named scoring settings from corefkit/schemas/profiles.json, e.g. crac (head "
                    "match, singletons removed, zeros matched by dependencies); explicit options "
                    "override it.")
-@click.option("--semantics", default=None, type=click.Choice(["reference", "corefud", "ua"]),
+@click.option("--semantics", default=None,
+              type=click.Choice(["reference", "corefud", "ua", "coval"]),
               help="Whose scoring rules to follow (default: from the key's format or the "
-                   "profile: CoNLL-U corefud, CoNLL-UA ua, others the reference scorer).")
+                   "profile: CoNLL-U corefud, CoNLL-UA ua, others the reference scorer); coval "
+                   "reproduces coval's scorer.py (mentions, MUC, B³, CEAFe, LEA).")
 @click.option("--remove-split-antecedents", is_flag=True,
               help="UA: score split-antecedent entities as ordinary entities.")
 @click.option("--only-split-antecedents", is_flag=True,

@@ -31,10 +31,13 @@ from corefkit.errors import UsageError
 PARTITION, ALIGNMENT, LABELLED, LINKS, DERIVED = "partition", "alignment", "labelled", "links", \
     "derived"
 SEMANTICS = ("reference", "corefud", "ua")
-LABELS = {"reference": "reference", "corefud": "CorefUD", "ua": "UA"}
+# coval (--semantics coval) defines the metrics its command line prints, and no others
+COVAL = "coval"
+LABELS = {"reference": "reference", "corefud": "CorefUD", "ua": "UA", COVAL: "coval"}
 HINTS = {"reference": "pass --semantics reference",
          "corefud": "give a CoNLL-U key, --match or --semantics corefud",
-         "ua": "give a CoNLL-UA key, a UA profile or --semantics ua"}
+         "ua": "give a CoNLL-UA key, a UA profile or --semantics ua",
+         COVAL: "pass --semantics coval"}
 
 
 def _not_defined(*args: Any, **kwargs: Any) -> Any:

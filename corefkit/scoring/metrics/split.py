@@ -295,10 +295,10 @@ def _ceaf(key: Clusters, response: Clusters, aligned: Aligned, entity_based: boo
         common = Fraction(overlap[(i, j)])
         return 2 * common / (len(key[i]) + len(response[j])) if entity_based else common
 
-    return sum((phi(i, j) for i, j in _best_assignment(overlap, phi)), Fraction(0))
+    return sum((phi(i, j) for i, j in best_assignment(overlap, phi)), Fraction(0))
 
 
-def _best_assignment(edges: dict[tuple[int, int], Any],
+def best_assignment(edges: dict[tuple[int, int], Any],
                      weight: Callable[[int, int], Fraction]) -> list[tuple[int, int]]:
     """A maximum-weight one-to-one assignment over the given (row, column) edges, solved per
     connected component (Kuhn–Munkres where a component has several rows and columns)."""

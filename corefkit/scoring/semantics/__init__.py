@@ -1,5 +1,5 @@
-"""Whose scoring rules a run follows: the reference scorer's, the CorefUD scorer's or the UA
-scorer's, each a :class:`Semantics` strategy behind one protocol.
+"""Whose scoring rules a run follows: the reference scorer's, the CorefUD scorer's, the UA
+scorer's or coval's, each a :class:`Semantics` strategy behind one protocol.
 
 A semantics reduces a document to what scoring needs (small, picklable), aligns a key and a
 response document into one mention index space (plus the counts of metrics its alignment
@@ -17,13 +17,13 @@ from corefkit.errors import Repair, UsageError
 from corefkit.model import Document
 from corefkit.scoring.align import Alignment, Labeler
 
-NAMES = ("reference", "corefud", "ua")
+NAMES = ("reference", "corefud", "ua", "coval")
 
 
 class Semantics(Protocol):
     """One scorer's rules for one run (a picklable value: runs in worker processes too)."""
 
-    name: ClassVar[str]        # reference, corefud, ua
+    name: ClassVar[str]        # reference, corefud, ua, coval
     label: ClassVar[str]       # the scorer it reproduces, as reports name it
 
     @property
@@ -99,6 +99,10 @@ def make(name: str, settings: dict[str, Any], metrics: Sequence[str]) -> Semanti
             lea_split_importance=settings.get("lea_split_importance"),
             profile=settings.get("profile"), metrics=tuple(metrics),
             explain=bool(settings.get("explain")))
+    if name == "coval":
+        from corefkit.scoring.semantics.coval import CovalSemantics
+
+        return CovalSemantics(bool(settings.get("remove_singletons")))
     from corefkit.scoring.semantics.reference import ReferenceSemantics
 
     return ReferenceSemantics(bool(settings.get("remove_singletons")))
