@@ -88,10 +88,12 @@ PEERS = {
         "compared with corefkit's --semantics coval (coval's repeated-mention rule, its "
         "reader's entity order and mention identity); coval prints two decimals"),
     "scorch": Peer("scorch", "conll2012",
-                   (Mode("cli", (), {"metrics": ["muc", "bcub", "ceafm", "ceafe", "blanc"]}),),
+                   (Mode("cli", (), {"metrics": ["muc", "bcub", "ceafm", "ceafe", "blanc"],
+                                     "semantics": "scorch"}),),
                    1e-9,
-                   "scorch's CLI adds every response mention the key lacks to the key as a "
-                   "singleton (DISAGREEMENTS.md item 4)"),
+                   "compared with corefkit's --semantics scorch (its command line: response "
+                   "mentions the key lacks become key singletons, documents averaged by their "
+                   "mention counts)"),
 }
 
 

@@ -70,10 +70,10 @@ def _fraction_option(text: str | None) -> str | None:
                    "match, singletons removed, zeros matched by dependencies); explicit options "
                    "override it.")
 @click.option("--semantics", default=None,
-              type=click.Choice(["reference", "corefud", "ua", "coval"]),
+              type=click.Choice(["reference", "corefud", "ua", "coval", "scorch"]),
               help="Whose scoring rules to follow (default: from the key's format or the "
                    "profile: CoNLL-U corefud, CoNLL-UA ua, others the reference scorer); coval "
-                   "reproduces coval's scorer.py (mentions, MUC, B³, CEAFe, LEA).")
+                   "reproduces coval's scorer.py, scorch scorch's command line.")
 @click.option("--remove-split-antecedents", is_flag=True,
               help="UA: score split-antecedent entities as ordinary entities.")
 @click.option("--only-split-antecedents", is_flag=True,

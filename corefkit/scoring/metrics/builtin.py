@@ -18,6 +18,7 @@ from corefkit.scoring.metrics.registry import (
     DERIVED,
     PARTITION,
     COVAL,
+    SCORCH,
     SEMANTICS,
     MetricSpec,
     register_metric,
@@ -35,33 +36,35 @@ def _blanc_counts() -> Any:
     return standard.BlancCounts()
 
 
-# what coval's command line prints (its alignment computes them: scoring/semantics/coval.py)
+# what coval's and scorch's command lines print (scoring/semantics/coval.py, scorch.py)
 WITH_COVAL = (*SEMANTICS, COVAL)
+WITH_SCORCH = (*SEMANTICS, SCORCH)
+WITH_BOTH = (*SEMANTICS, COVAL, SCORCH)
 
 for _spec in (
     MetricSpec("mentions", "mention identification (extents found)", PARTITION,
-               standard.mentions, semantics=WITH_COVAL, default=WITH_COVAL,
+               standard.mentions, semantics=WITH_BOTH, default=WITH_BOTH,
                split_invariant=True),
     MetricSpec("muc", "MUC (Vilain et al. 1995)", PARTITION, standard.muc,
-               semantics=WITH_COVAL, default=WITH_COVAL,
+               semantics=WITH_BOTH, default=WITH_BOTH,
                split=partial(split.generalized, "muc"), reference_block=True),
     MetricSpec("bcub", "B³ (Bagga & Baldwin 1998)", PARTITION, standard.bcub,
-               semantics=WITH_COVAL, default=WITH_COVAL,
+               semantics=WITH_BOTH, default=WITH_BOTH,
                split=partial(split.generalized, "bcub"), reference_block=True),
     MetricSpec("ceafm", "mention-based CEAF (Luo 2005)", PARTITION, standard.ceafm,
-               default=SEMANTICS, split=partial(split.generalized, "ceafm"),
-               reference_block=True),
+               semantics=WITH_SCORCH, default=WITH_SCORCH,
+               split=partial(split.generalized, "ceafm"), reference_block=True),
     MetricSpec("ceafe", "entity-based CEAF (Luo 2005)", PARTITION, standard.ceafe,
-               semantics=WITH_COVAL, default=WITH_COVAL,
+               semantics=WITH_BOTH, default=WITH_BOTH,
                split=partial(split.generalized, "ceafe"), reference_block=True),
     MetricSpec("blanc", "BLANC (Recasens & Hovy 2011; Luo et al. 2014)", PARTITION,
-               standard.blanc, default=SEMANTICS, split=split.generalized_blanc,
-               reference_block=True, empty=_blanc_counts),
+               standard.blanc, semantics=WITH_SCORCH, default=WITH_SCORCH,
+               split=split.generalized_blanc, reference_block=True, empty=_blanc_counts),
     MetricSpec("lea", "LEA (Moosavi & Strube 2016)", PARTITION, standard.lea,
                semantics=WITH_COVAL, default=WITH_COVAL,
                split=partial(split.generalized, "lea"), reference_block=True),
     MetricSpec("conll", "CoNLL-2012 score: mean F1 of MUC, B³ and CEAFe", DERIVED,
-               standard.conll, semantics=WITH_COVAL, default=WITH_COVAL,
+               standard.conll, semantics=WITH_BOTH, default=WITH_BOTH,
                components=standard.CONLL_COMPONENTS),
     MetricSpec("mor", "mention overlap ratio (CorefUD scorer)", ALIGNMENT,
                semantics=("corefud",), default=("corefud",)),

@@ -31,13 +31,14 @@ from corefkit.errors import UsageError
 PARTITION, ALIGNMENT, LABELLED, LINKS, DERIVED = "partition", "alignment", "labelled", "links", \
     "derived"
 SEMANTICS = ("reference", "corefud", "ua")
-# coval (--semantics coval) defines the metrics its command line prints, and no others
-COVAL = "coval"
-LABELS = {"reference": "reference", "corefud": "CorefUD", "ua": "UA", COVAL: "coval"}
+# coval and scorch (--semantics coval|scorch) define the metrics their command lines print
+COVAL, SCORCH = "coval", "scorch"
+LABELS = {"reference": "reference", "corefud": "CorefUD", "ua": "UA", COVAL: "coval",
+          SCORCH: "scorch"}
 HINTS = {"reference": "pass --semantics reference",
          "corefud": "give a CoNLL-U key, --match or --semantics corefud",
          "ua": "give a CoNLL-UA key, a UA profile or --semantics ua",
-         COVAL: "pass --semantics coval"}
+         COVAL: "pass --semantics coval", SCORCH: "pass --semantics scorch"}
 
 
 def _not_defined(*args: Any, **kwargs: Any) -> Any:

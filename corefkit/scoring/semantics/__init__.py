@@ -1,5 +1,6 @@
 """Whose scoring rules a run follows: the reference scorer's, the CorefUD scorer's, the UA
-scorer's or coval's, each a :class:`Semantics` strategy behind one protocol.
+scorer's, coval's or scorch's command line's, each a :class:`Semantics` strategy behind one
+protocol.
 
 A semantics reduces a document to what scoring needs (small, picklable), aligns a key and a
 response document into one mention index space (plus the counts of metrics its alignment
@@ -17,13 +18,13 @@ from corefkit.errors import Repair, UsageError
 from corefkit.model import Document
 from corefkit.scoring.align import Alignment, Labeler
 
-NAMES = ("reference", "corefud", "ua", "coval")
+NAMES = ("reference", "corefud", "ua", "coval", "scorch")
 
 
 class Semantics(Protocol):
     """One scorer's rules for one run (a picklable value: runs in worker processes too)."""
 
-    name: ClassVar[str]        # reference, corefud, ua, coval
+    name: ClassVar[str]        # reference, corefud, ua, coval, scorch
     label: ClassVar[str]       # the scorer it reproduces, as reports name it
 
     @property
@@ -99,6 +100,13 @@ def make(name: str, settings: dict[str, Any], metrics: Sequence[str]) -> Semanti
             lea_split_importance=settings.get("lea_split_importance"),
             profile=settings.get("profile"), metrics=tuple(metrics),
             explain=bool(settings.get("explain")))
+    if name == "scorch":
+        from corefkit.scoring.semantics.scorch import ScorchSemantics
+
+        if settings.get("remove_singletons"):
+            raise UsageError("scorch's command line cannot remove singletons; drop "
+                             "--remove-singletons or choose another --semantics")
+        return ScorchSemantics()
     if name == "coval":
         from corefkit.scoring.semantics.coval import CovalSemantics
 
