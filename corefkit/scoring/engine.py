@@ -14,8 +14,10 @@ processes or on a Dask cluster.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -313,15 +315,40 @@ def score_pairs(config: ScoreConfig, scorer: DocumentScorer, keys: Iterable[Redu
     totals = Totals(config)
     pairing = Pairing()
     strict = config.semantics != "reference"
-    for key, answer in pair_documents(keys, responses, pairing):
-        if answer is None and strict:
-            raise misaligned(key, "of the key is missing from the response")
-        totals.add(scorer.score(key, answer))
-        if progress is not None:
-            progress(totals.documents)
+    with collector_paused():
+        for key, answer in pair_documents(keys, responses, pairing):
+            if answer is None and strict:
+                raise misaligned(key, "of the key is missing from the response")
+            totals.add(scorer.score(key, answer))
+            if progress is not None:
+                progress(totals.documents)
+            if totals.documents % COLLECT_EVERY == 0:
+                gc.collect()
     if strict and pairing.extra:
         raise misaligned(pairing.extra[0], "of the response is not in the key")
     return totals, pairing, repairs
+
+
+# documents between two collections of the (paused) cyclic garbage collector
+COLLECT_EVERY = 1000
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while documents stream through.
+
+    A document is hundreds of thousands of small objects without reference cycles, freed by
+    reference counting as soon as it is reduced; the collector would scan each of them once
+    or twice before that (10–15% of a run's time). The loop collects every
+    :data:`COLLECT_EVERY` documents instead, which bounds what a cycle could keep alive.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def misaligned(doc: Reduced, what: str) -> FormatError:

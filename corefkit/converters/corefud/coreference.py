@@ -71,7 +71,7 @@ class CoreferenceReader:
         self.open: dict[str, list[tuple[int, list[str], int, int]]] = {}
         self.discontinuous: dict[str, list[_Pending]] = {}
         self.starts: dict[tuple[str, int], list[Mention]] = {}  # (eid, start) -> mentions
-        self.spans: dict[tuple[int, ...], list[tuple[str, Mention]]] = {}
+        self.spans: dict[tuple[Any, ...], list[tuple[str, Mention]]] = {}  # see _mention
         self.splits: list[tuple[str, str, int, int, int]] = []
         self.one_member: set[str] = set()  # sets a statement gave one antecedent
         self.bridges: list[tuple[str, str, str | None, int, int, int]] = []
@@ -318,14 +318,15 @@ class CoreferenceReader:
                     attrs.setdefault(key, val)
             else:
                 attrs[name] = decode_value(value)
-        span = range(tokens[0], tokens[-1] + 1) if tokens[-1] - tokens[0] + 1 == len(tokens) \
-            else tokens
-        mention = doc.add_mention(span, entity, head=head, min_tokens=min_tokens, attrs=attrs,
-                                  line=line)
+        contiguous = tokens[-1] - tokens[0] + 1 == len(tokens)
+        mention = doc.add_mention(range(tokens[0], tokens[-1] + 1) if contiguous else tokens,
+                                  entity, head=head, min_tokens=min_tokens, attrs=attrs, line=line)
         self.starts.setdefault((eid, tokens[0]), []).append(mention)
-        same = self.spans.get(tokens)
+        # a contiguous span is known by its ends (hashing every node of a long one is slow)
+        where = (tokens[0], tokens[-1]) if contiguous else ("gaps", tokens)
+        same = self.spans.get(where)
         if same is None:
-            self.spans[tokens] = [(eid, mention)]
+            self.spans[where] = [(eid, mention)]
         else:
             others = ", ".join(repr(e) for e, _ in same)
             self.repair("corefud.same-span-entity-mentions", line,
@@ -397,8 +398,12 @@ class CoreferenceReader:
                         f"minimum span {value!r} of a mention of {eid!r} is not a list of numbers; "
                         "ignored", "dropped", column)
             return None
-        inside = set(tokens)
-        if not all(t in inside for t in found):
+        if tokens[-1] - tokens[0] + 1 == len(tokens):  # contiguous: inside its ends
+            outside = any(t < first or t > tokens[-1] for t in found)
+        else:
+            inside = set(tokens)
+            outside = not all(t in inside for t in found)
+        if outside:
             self.repair("corefud.min-outside-span", line,
                         f"minimum span {value!r} of a mention of {eid!r} lies outside the mention; "
                         "ignored", "dropped", column)

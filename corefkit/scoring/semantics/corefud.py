@@ -182,7 +182,7 @@ def ud_document(doc: Document, *, match: str = "exact", keep_zeros: bool = True,
                 continue
             head = mention.head if mention.head is not None and mention.head in mention.tokens \
                 else mention.tokens[0]
-            words = tuple(sorted(pos[t] for t in mention.tokens))
+            words = tuple(sorted([pos[t] for t in mention.tokens]))
             head_token = tokens[head]
             sentence = head_token.sentence
             item = UDMention(words, pos[head], head_token.is_empty,
