@@ -188,6 +188,11 @@ def pair_documents(keys: Iterable[Reduced], responses: Iterable[Reduced],
         answer = waiting.pop(wanted, None)
         if answer is None:
             pairing.missing.append(key)
+        elif seen_response[key.pair_key] == n + 1:
+            # every document of this name read so far is paired: forget the name (a later
+            # document of the same name pairs as the first again), so that memory does not
+            # grow with the number of documents
+            del seen_key[key.pair_key], seen_response[key.pair_key]
         yield key, answer
     pairing.extra.extend(waiting.values())
     pairing.extra.extend(stream)

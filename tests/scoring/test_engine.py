@@ -172,3 +172,33 @@ def test_pairing_out_of_order_waits_in_an_index():
     assert [(k.name, a.name if a else None) for k, a in pairs] == [("c", "c"), ("a", "a"),
                                                                   ("x", None)]
     assert [d.name for d in pairing.extra] == ["b"] and [d.name for d in pairing.missing] == ["x"]
+
+
+@pytest.mark.parametrize("keys,responses", [
+    ("aXbXc", "aXbXc"), ("aXbXc", "XXabc"), ("XaXbc", "cbXaX"), ("XXX", "XX"), ("XX", "XXX"),
+    ("aXXbX", "XbXXa")])
+def test_pairing_pairs_the_nth_document_of_a_name_with_the_nth(keys, responses):
+    """Names the pairing has fully paired are forgotten (memory bounded by the documents read
+    ahead, not the corpus); repeated names still pair n-th with n-th, in and out of order."""
+    class Doc:
+        def __init__(self, name: str, n: int) -> None:
+            self.name, self.pair_key, self.n = name, (name, "0"), n
+
+    def numbered(names: str) -> list[Reduced]:
+        seen: dict[str, int] = {}
+        out = []
+        for name in names:
+            seen[name] = seen.get(name, 0) + 1
+            out.append(Reduced(Doc(name, seen[name])))
+        return out
+
+    pairing = Pairing()
+    pairs = list(pair_documents(numbered(keys), numbered(responses), pairing))
+    for key, answer in pairs:
+        if answer is not None:
+            assert (key.doc.name, key.doc.n) == (answer.doc.name, answer.doc.n)
+    paired = sum(1 for _, a in pairs if a is not None)
+    common = sum(min(keys.count(c), responses.count(c)) for c in set(keys))
+    assert paired == common
+    assert len(pairing.missing) == len(keys) - common
+    assert len(pairing.extra) == len(responses) - common
