@@ -139,6 +139,24 @@ def _locate_decode_error(stream: BinaryIO, file: str, lines_read: int,
     )
 
 
+def locate_decode_error(stream: BinaryIO, file: str) -> FormatError:
+    """The error for the first invalid UTF-8 byte of a seekable stream known to have one."""
+    return _locate_decode_error(stream, file, 0, UnicodeDecodeError("utf-8", b"", 0, 1, ""))
+
+
+def line_at(path: str, offset: int) -> int:
+    """The number of the line that starts at byte ``offset``."""
+    lines = 1
+    with open(path, "rb") as handle:
+        while offset > 0:
+            block = handle.read(min(offset, 1 << 22))
+            if not block:
+                break
+            lines += block.count(b"\n")
+            offset -= len(block)
+    return lines
+
+
 def current_umask() -> int:
     """The process's umask (read by setting it and setting it back)."""
     umask = os.umask(0o022)

@@ -19,15 +19,17 @@ from __future__ import annotations
 import fnmatch
 import glob
 import importlib
+import io
 import os
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, BinaryIO
 
 from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
 from corefkit.converters.io import (
     atomic_directory_output,
     atomic_text_output,
     display_name,
+    locate_decode_error,
     open_binary,
     without_gc_pauses,
 )
@@ -276,6 +278,48 @@ def read(path: Any, format: str | None = None, *, lenient: bool = False,
         with open_binary(file) as handle:
             docs = module.read_stream(handle, display_name(file), **own)
             yield from _strict(without_gc_pauses(docs), file, lenient, spec.name)
+
+
+def read_range(path: str, format: str, start: int, stop: int, first_line: int, *,
+               lenient: bool = False, **options: Any) -> Iterator[Document]:
+    """The documents in bytes ``start`` to ``stop`` of a file (whole documents, the first on
+    line ``first_line``), read as :func:`read` reads the file; for formats whose reader takes
+    ``first_line`` (:mod:`corefkit.scoring.shards` cuts files for worker processes)."""
+    spec = get(format)
+    own = own_options(spec, options, "read")
+    if spec.lenient:
+        own["lenient"] = lenient
+    with open_binary(path) as handle:
+        handle.seek(start)
+        limited = io.BufferedReader(_Window(handle, stop - start))
+        docs = spec.reader().read_stream(limited, display_name(path), first_line=first_line,
+                                         **own)
+        try:
+            yield from _strict(without_gc_pauses(docs), path, lenient, spec.name)
+        except FormatError as error:
+            if error.check != "text.invalid-utf8":
+                raise
+            # a window cannot seek back to find the bad byte: find it in the whole file
+            with open_binary(path) as whole:
+                raise locate_decode_error(whole, display_name(path)) from None
+
+
+class _Window(io.RawIOBase):
+    """At most ``size`` bytes of a binary stream, from where it stands."""
+
+    def __init__(self, stream: BinaryIO, size: int) -> None:
+        self.stream, self.left = stream, size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.left <= 0:
+            return 0
+        data = self.stream.read(min(len(buffer), self.left))
+        buffer[:len(data)] = data
+        self.left -= len(data)
+        return len(data)
 
 
 def _strict(docs: Iterator[Document], file: str, lenient: bool,

@@ -278,6 +278,15 @@ def documents_of(source: Any, format: str | None, options: dict[str, Any],
     """Documents from paths (read, strict unless ``lenient``) or given as documents."""
     if isinstance(source, Document):
         return [source]
+    from corefkit.scoring.shards import FileRange
+
+    if isinstance(source, FileRange):
+        from corefkit.converters.io import line_at
+        from corefkit.converters.registry import read_range
+
+        return read_range(source.path, source.format, source.start, source.stop,
+                          source.first_line or line_at(source.path, source.start),
+                          lenient=lenient, **options)
     if is_paths(source):
         from corefkit.converters.registry import read
 

@@ -6,9 +6,11 @@ documents can be scored anywhere and summed in any order. Three ways to use that
 * **serial** — read, pair and score in this process (:func:`~corefkit.scoring.engine.run_serial`).
 * **processes** (``jobs`` ≥ 2) — when a side has several files, they are grouped by name (a key
   file with the response file of the same stem) and each group is read and scored by a worker
-  process; with one file per side, one process reads and reduces the key, another the
-  response, and this process pairs and scores them as they stream in (reading is most of the
-  work). Memory stays bounded: reduced documents travel in small batches through bounded
+  process; with one CoNLL-2012 file per side listing the same documents, the files are cut
+  into document shards and each worker reads and scores its shard of both
+  (:mod:`corefkit.scoring.shards`); otherwise one process reads and reduces the key, another
+  the response, and this process pairs and scores them as they stream in (reading is most of
+  the work). Memory stays bounded: reduced documents travel in small batches through bounded
   queues.
 * **dask** — the same file groups as tasks on a ``dask.distributed`` cluster (a local one by
   default), results gathered and summed exactly. A corpus gains from a cluster when it is
@@ -103,7 +105,8 @@ def _size(path: str) -> int:
 # ---------------------------------------------------------------------------- file groups
 def file_groups(config: ScoreConfig, key: Any, response: Any) -> list[tuple[list[str], list[str]]]:
     """Key and response files grouped by stem (``a.conll`` with ``a.response.conll``'s stem
-    ``a``); a file without a partner is a group of its own side."""
+    ``a``); a file without a partner is a group of its own side. One file on each side is one
+    group, whatever the names."""
     from corefkit.converters.convert import output_path
     from corefkit.converters.registry import expand_paths
 
@@ -118,6 +121,10 @@ def file_groups(config: ScoreConfig, key: Any, response: Any) -> list[tuple[list
 
     keys = stems(key, config.side_format("key"))
     responses = stems(response, config.side_format("response"))
+    key_files = [f for files in keys.values() for f in files]
+    response_files = [f for files in responses.values() for f in files]
+    if len(key_files) == 1 and len(response_files) == 1:  # one file each: a pair, whatever
+        return [(key_files, response_files)]              # their names
     return [(keys.get(stem, []), responses.get(stem, []))
             for stem in sorted(set(keys) | set(responses))]
 
@@ -176,7 +183,42 @@ def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
                                  mp_context=context()) as pool:
             futures = [pool.submit(score_group, config, k, r) for k, r in groups]
             return _merge_groups(config, (f.result() for f in futures), progress)
+    if _shardable(config, groups):
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context()) as pool:
+            for _ in range(jobs):  # the workers start while this process scans the files
+                pool.submit(_started)
+            shards = _shards(config, groups, jobs)
+            if shards is not None:
+                futures = [pool.submit(score_group, config, k, r) for k, r in shards]
+                return _merge_groups(config, (f.result() for f in futures), progress)
     return _two_readers(config, key, response, progress)
+
+
+def _started() -> None:
+    """A task that only makes a worker process start."""
+
+
+def _shardable(config: ScoreConfig, groups: list[tuple[list[str], list[str]]]) -> bool:
+    """One key file and one response file, both CoNLL-2012 (what shards can cut)."""
+    from corefkit.converters.registry import expand_paths
+
+    if len(groups) != 1 or len(groups[0][0]) != 1 or len(groups[0][1]) != 1:
+        return False
+    (key,), (response,) = groups[0]
+    return all(expand_paths(path, config.side_format(side))[0][1] == "conll2012"
+               for path, side in ((key, "key"), (response, "response")))
+
+
+def _shards(config: ScoreConfig, groups: list[tuple[list[str], list[str]]], jobs: int
+            ) -> list[tuple[Any, Any]] | None:
+    """Document shards of the one key file and one response file
+    (:mod:`corefkit.scoring.shards`), or None where they cannot be cut that way."""
+    from corefkit.scoring.shards import document_shards
+
+    (key,), (response,) = groups[0]
+    return document_shards(key, response, ("conll2012", "conll2012"), jobs)
 
 
 def _two_readers(config: ScoreConfig, key: Any, response: Any,

@@ -202,3 +202,82 @@ def test_pairing_pairs_the_nth_document_of_a_name_with_the_nth(keys, responses):
     assert paired == common
     assert len(pairing.missing) == len(keys) - common
     assert len(pairing.extra) == len(responses) - common
+
+
+@pytest.fixture(scope="module")
+def one_file_pair(corpora, tmp_path_factory) -> tuple[Path, Path]:
+    """Four LitBank documents as one key file and their responses as one response file."""
+    keys, responses = corpora["reference"]
+    root = tmp_path_factory.mktemp("one-file")
+    key, response = root / "key.conll", root / "response.conll"
+    key.write_text("".join(p.read_text() for p in sorted(keys.iterdir())))
+    response.write_text("".join(p.read_text() for p in sorted(responses.iterdir())))
+    return key, response
+
+
+def test_one_file_pair_is_scored_in_document_shards(one_file_pair):
+    """--jobs 2 on one key file and one response file: each worker reads and scores a byte
+    range of both files holding the same whole documents; the ranges tile the files and
+    number their lines as the files do; the fractions equal the serial run's."""
+    from corefkit.converters.io import line_at
+    from corefkit.scoring.shards import document_shards
+
+    key, response = one_file_pair
+    shards = document_shards(str(key), str(response), ("conll2012", "conll2012"), 2)
+    assert shards is not None and len(shards) == 2
+    names = []
+    for side, path in ((0, key), (1, response)):
+        data = path.read_bytes()
+        ranges = [shard[side] for shard in shards]
+        assert ranges[0].start == 0 and ranges[-1].stop == len(data)
+        assert all(a.stop == b.start for a, b in zip(ranges, ranges[1:]))
+        for r in ranges[1:]:  # the worker counts the lines before its range
+            assert data[r.start:].startswith(b"#begin document") and r.first_line == 0
+            assert line_at(str(path), r.start) == data[:r.start].count(b"\n") + 1
+        names.append([data[r.start:data.index(b"\n", r.start)] for r in ranges])
+    assert names[0] == names[1]
+    assert exact(corefkit.score(key, response, jobs=2)) == exact(corefkit.score(key, response,
+                                                                                jobs=1))
+
+
+def test_documents_in_another_order_are_not_sharded_and_score_the_same(one_file_pair, tmp_path):
+    from corefkit.scoring.shards import document_shards
+
+    key, response = one_file_pair
+    docs = response.read_text().split("#begin document")[1:]
+    shuffled = tmp_path / "shuffled.conll"
+    shuffled.write_text("".join("#begin document" + d for d in reversed(docs)))
+    assert document_shards(str(key), str(shuffled), ("conll2012", "conll2012"), 2) is None
+    assert exact(corefkit.score(key, shuffled, jobs=2)) == exact(corefkit.score(key, shuffled,
+                                                                               jobs=1))
+
+
+def test_an_error_in_a_later_shard_names_the_files_own_line(one_file_pair, tmp_path):
+    key, response = one_file_pair
+    lines = response.read_text().splitlines(keepends=True)
+    last_begin = max(i for i, line in enumerate(lines) if line.startswith("#begin document"))
+    target = next(i for i in range(last_begin + 1, len(lines)) if lines[i].strip())
+    lines[target] = lines[target].rstrip("\n").rsplit("\t", 1)[0] + "\t(7(\n"
+    broken = tmp_path / "broken.conll"
+    broken.write_text("".join(lines))
+    messages = []
+    for jobs in (1, 2):
+        with pytest.raises(corefkit.errors.FormatError) as error:
+            corefkit.score(key, broken, jobs=jobs)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1] and f":{target + 1}:" in messages[0]
+
+
+def test_invalid_utf8_in_a_later_shard_is_found_in_the_whole_file(one_file_pair, tmp_path):
+    key, response = one_file_pair
+    data = response.read_bytes()
+    last_begin = data.rindex(b"#begin document")
+    cut = data.index(b"\n", data.index(b"\n", last_begin) + 1) - 2
+    broken = tmp_path / "latin1.conll"
+    broken.write_bytes(data[:cut] + b"\xe9" + data[cut + 1:])
+    messages = []
+    for jobs in (1, 2):
+        with pytest.raises(corefkit.errors.FormatError, match="invalid UTF-8") as error:
+            corefkit.score(key, broken, jobs=jobs)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]

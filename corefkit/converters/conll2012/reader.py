@@ -41,14 +41,16 @@ GUM_ID_RE = re.compile(r"^([^-]+)-(\d+)(?:-(.*))?$")
 EMPTY_CELLS = ("-", "_", "")
 WHITESPACE_RE = re.compile(r"\s+")
 
-def read_stream(stream: BinaryIO, file: str, *, parse_gum_ids: bool = False) -> Iterator[Document]:
+def read_stream(stream: BinaryIO, file: str, *, parse_gum_ids: bool = False,
+                first_line: int = 1) -> Iterator[Document]:
     """Documents of a CoNLL-2012 file, one at a time.
 
     The lines of one document are collected and then parsed as a block with list
     comprehensions, which is several times faster than a Python call per line; memory stays
     bounded by the largest document. ``parse_gum_ids`` splits GUM-style ids
     ``etype-GRP[-identity]`` into the entity attributes ``etype``, ``group`` and a
-    percent-decoded ``identity``.
+    percent-decoded ``identity``. ``first_line`` numbers the stream's first line (a stream that
+    starts inside a file: :mod:`corefkit.scoring.shards`).
     """
     stem = os.path.splitext(os.path.basename(file))[0] or os.path.basename(file)
     block: list[str] | None = None
@@ -75,7 +77,7 @@ def read_stream(stream: BinaryIO, file: str, *, parse_gum_ids: bool = False) -> 
                            "closed it there")
         return builder.parse(block, end_line)
 
-    number = 0  # lines before the current chunk
+    number = first_line - 1  # lines before the current chunk
     for chunk in iter_line_chunks(stream, file):
         # Only lines starting with "#" need a look of their own; the lines between them are
         # moved into the current block in one slice.
