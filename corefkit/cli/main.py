@@ -11,7 +11,13 @@ from __future__ import annotations
 import os
 import sys
 
-import click
+# corefkit does no multithreaded linear algebra: without this, NumPy's OpenBLAS starts a thread
+# per core when it is imported (about 0.08 s of CPU in every process, and --jobs workers that
+# oversubscribe the cores); a value the user set is kept
+for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
+
+import click  # noqa: E402
 
 from corefkit import __version__
 from corefkit.cli.analyze import analyze

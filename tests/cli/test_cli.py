@@ -188,3 +188,17 @@ def test_help_and_version(capsys):
     assert code == 0 and "score" in out and "convert" in out
     code, out, _ = run(capsys, "--version")
     assert code == 0 and "corefkit" in out
+
+
+def test_the_command_line_keeps_numpy_single_threaded_unless_told(tmp_path: Path):
+    """corefkit does no multithreaded linear algebra; the CLI stops OpenBLAS from starting a
+    thread per core (CPU per process, oversubscribed --jobs workers) but keeps a user's value."""
+    probe = ("import os, corefkit.cli.main, numpy; "
+             "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'])")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert done.stdout.split() == ["1", "1"]
+    env["OPENBLAS_NUM_THREADS"] = "3"
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert done.stdout.split() == ["3", "1"]
