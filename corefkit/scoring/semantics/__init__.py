@@ -50,6 +50,25 @@ class Semantics(Protocol):
         """Warnings about the settings themselves."""
 
 
+class ExactExtents:
+    """What the strategies that match mentions by exact extents share (reference, coval,
+    scorch): their options, no warnings about settings, counts as their metrics give them."""
+
+    remove_singletons: bool
+
+    def adjust(self, counts: dict[str, Any], alignment: Alignment) -> dict[str, Any]:
+        return counts
+
+    def finish(self, counts: dict[str, Any]) -> dict[str, Any]:
+        return counts
+
+    def options(self) -> dict[str, Any]:
+        return {"match": "exact", "remove_singletons": self.remove_singletons}
+
+    def warnings(self) -> list[Repair]:
+        return []
+
+
 def choose(semantics: str | None, profile: str | None, key_format: str | None,
            settings: dict[str, Any]) -> str:
     """Which scorer's semantics a run follows: the explicit choice, else the profile's, else

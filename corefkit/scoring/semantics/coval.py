@@ -35,12 +35,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from corefkit.errors import Repair
 from corefkit.model import IDENTITY, Document, Mention
 from corefkit.scoring.align import AlignedDocument, Alignment, Labeler
 from corefkit.scoring.metrics.split import best_assignment
 from corefkit.scoring.metrics.standard import Counts
 from corefkit.scoring.partition import Partition
+from corefkit.scoring.semantics import ExactExtents
 
 CovalMention = tuple[int, int, int]  # (last sentence, first token in its sentence, last token)
 Clusters = list[list[CovalMention]]
@@ -174,8 +174,9 @@ _SIDES: dict[str, Any] = {"mentions": _mentions, "muc": _muc, "bcub": _bcub}
 
 # ---------------------------------------------------------------------------- the strategy
 @dataclass(frozen=True)
-class CovalSemantics:
-    """coval's rules (its alignment computes every metric it defines)."""
+class CovalSemantics(ExactExtents):
+    """coval's rules (its alignment computes every metric it defines; singletons are removed
+    by the reduction, after reading, as coval does)."""
 
     remove_singletons: bool = False
     name: ClassVar[str] = "coval"
@@ -190,19 +191,3 @@ class CovalSemantics:
         clusters = response.clusters if response is not None else []
         return Alignment(aligned, coval_counts(key.clusters, clusters, METRICS))
 
-    def adjust(self, counts: dict[str, Any], alignment: Alignment) -> dict[str, Any]:
-        return counts
-
-    def finish(self, counts: dict[str, Any]) -> dict[str, Any]:
-        return counts
-
-    def options(self) -> dict[str, Any]:
-        return {"match": "exact", "remove_singletons": self.remove_singletons}
-
-    def warnings(self) -> list[Repair]:
-        return []
-
-    @property
-    def singleton_pass(self) -> bool:
-        """Singletons are removed by the reduction, after reading, as coval does."""
-        return False

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from corefkit.errors import Repair
 from corefkit.model import Document
 from corefkit.scoring.align import (
     Alignment,
@@ -23,10 +22,11 @@ from corefkit.scoring.align import (
     document_mentions,
 )
 from corefkit.scoring.metrics.standard import reference_repeats
+from corefkit.scoring.semantics import ExactExtents
 
 
 @dataclass(frozen=True)
-class ReferenceSemantics:
+class ReferenceSemantics(ExactExtents):
     """The reference scorer's rules (the default for every format but CoNLL-U and CoNLL-UA)."""
 
     remove_singletons: bool = False
@@ -44,16 +44,3 @@ class ReferenceSemantics:
         reference_repeats(counts, aligned.response, aligned.response_duplicates)
         return counts
 
-    def finish(self, counts: dict[str, Any]) -> dict[str, Any]:
-        return counts
-
-    def options(self) -> dict[str, Any]:
-        return {"match": "exact", "remove_singletons": self.remove_singletons}
-
-    def warnings(self) -> list[Repair]:
-        return []
-
-    @property
-    def singleton_pass(self) -> bool:
-        """Singletons are removed by a pass before reduction (not by the reduction)."""
-        return self.remove_singletons

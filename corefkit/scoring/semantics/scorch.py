@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, cast
 
-from corefkit.errors import Repair
 from corefkit.model import Document
 from corefkit.scoring.align import (
     Alignment,
@@ -35,6 +34,7 @@ from corefkit.scoring.align import (
     document_mentions,
 )
 from corefkit.scoring.metrics.standard import Counts, Number, ratio
+from corefkit.scoring.semantics import ExactExtents
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def scorch_document(doc: Document) -> DocumentMentions:
 
 
 @dataclass(frozen=True)
-class ScorchSemantics:
+class ScorchSemantics(ExactExtents):
     """scorch's command line (see the module docstring)."""
 
     remove_singletons: bool = False  # scorch has no singleton removal
@@ -103,11 +103,3 @@ class ScorchSemantics:
                                      c.f1 * (gold + system), gold + system)
                 for name, c in counts.items()}
 
-    def finish(self, counts: dict[str, Any]) -> dict[str, Any]:
-        return counts
-
-    def options(self) -> dict[str, Any]:
-        return {"match": "exact", "remove_singletons": False}
-
-    def warnings(self) -> list[Repair]:
-        return []
