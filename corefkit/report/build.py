@@ -105,12 +105,7 @@ class Report:
         for k, system in enumerate(self.systems, 1):
             for n, name in enumerate(names):
                 for j, e in enumerate(system.errors_by_document.get(name, [])):
-                    if e.category == "span_error" and len(e.mentions) == 2:
-                        text = f'"{e.mentions[0].text}" → "{e.mentions[1].text}"'
-                    else:
-                        text = " | ".join(f'"{m.text}"' for m in e.mentions[:4])
-                        if len(e.mentions) > 4:
-                            text += f" | … ({len(e.mentions)} mentions)"
+                    text = e.mentions_text(arrow="→", more="…")
                     where = files.setdefault(os.path.basename(e.file or ""), len(files))
                     out.append([n, k, code[e.category], e.line, text[:240], j, where])
         return {"errors": out, "files": list(files)}

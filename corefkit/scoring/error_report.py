@@ -69,15 +69,19 @@ class AnalysisError:
                 "mention_type": self.mention_type,
                 "mentions": [m.to_json() for m in self.mentions]}
 
+    def mentions_text(self, arrow: str = "->", more: str = "...") -> str:
+        """The error's mentions quoted: a span error as key ``arrow`` response, others up to
+        four (``more`` and the count after that)."""
+        if self.category == "span_error" and len(self.mentions) == 2:
+            return f'"{self.mentions[0].text}" {arrow} "{self.mentions[1].text}"'
+        what = " | ".join(f'"{m.text}"' for m in self.mentions[:4])
+        if len(self.mentions) > 4:
+            what += f" | {more} ({len(self.mentions)} mentions)"
+        return what
+
     def describe(self) -> str:
         where = f"{self.file or '-'}:{self.line}" if self.line is not None else self.file or "-"
-        if self.category == "span_error" and len(self.mentions) == 2:
-            what = f'"{self.mentions[0].text}" -> "{self.mentions[1].text}"'
-        else:
-            what = " | ".join(f'"{m.text}"' for m in self.mentions[:4])
-            if len(self.mentions) > 4:
-                what += f" | ... ({len(self.mentions)} mentions)"
-        return f"{where}  [{self.document}]  {what}"
+        return f"{where}  [{self.document}]  {self.mentions_text()}"
 
 
 @dataclass
