@@ -285,8 +285,7 @@ def documents_of(source: Any, format: str | None, options: dict[str, Any],
         from corefkit.converters.registry import read_range
 
         return read_range(source.path, source.format, source.start, source.stop,
-                          source.first_line or line_at(source.path, source.start),
-                          lenient=lenient, **options)
+                          line_at(source.path, source.start), lenient=lenient, **options)
     if is_paths(source):
         from corefkit.converters.registry import read
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import CorefkitError, Repair, UsageError
 from corefkit.parallel import AUTO_BYTES, context
@@ -41,6 +41,9 @@ from corefkit.scoring.engine import (
     run_serial,
     score_pairs,
 )
+
+if TYPE_CHECKING:
+    from corefkit.scoring.shards import FileRange
 
 BATCH = 16               # reduced documents per message between processes
 QUEUE = 8                # batches in flight per reader
@@ -129,10 +132,12 @@ def file_groups(config: ScoreConfig, key: Any, response: Any) -> list[tuple[list
             for stem in sorted(set(keys) | set(responses))]
 
 
-def score_group(config: ScoreConfig, keys: list[str], responses: list[str]
+def score_group(config: ScoreConfig, keys: list[str] | FileRange,
+                responses: list[str] | FileRange
                 ) -> tuple[Totals, list[Reduced], list[Reduced], list[Repair]]:
-    """Read and score one group of files: (totals of the pairs, key documents without a
-    response here, response documents without a key here, the readers' repairs)."""
+    """Read and score one group of files, or one shard of a file pair: (totals of the pairs,
+    key documents without a response here, response documents without a key here, the
+    readers' repairs)."""
     scorer = DocumentScorer(config)
     repairs: list[Repair] = []
     key_docs = reduced_documents(keys, "key", scorer, repairs) if keys else iter(())
@@ -183,13 +188,16 @@ def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
                                  mp_context=context()) as pool:
             futures = [pool.submit(score_group, config, k, r) for k, r in groups]
             return _merge_groups(config, (f.result() for f in futures), progress)
-    if _shardable(config, groups):
+    pair = _one_conll2012_pair(config, groups)
+    if pair is not None:
         from concurrent.futures import ProcessPoolExecutor
+
+        from corefkit.scoring.shards import document_shards
 
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context()) as pool:
             for _ in range(jobs):  # the workers start while this process scans the files
                 pool.submit(_started)
-            shards = _shards(config, groups, jobs)
+            shards = document_shards(*pair, jobs)
             if shards is not None:
                 futures = [pool.submit(score_group, config, k, r) for k, r in shards]
                 return _merge_groups(config, (f.result() for f in futures), progress)
@@ -200,25 +208,19 @@ def _started() -> None:
     """A task that only makes a worker process start."""
 
 
-def _shardable(config: ScoreConfig, groups: list[tuple[list[str], list[str]]]) -> bool:
-    """One key file and one response file, both CoNLL-2012 (what shards can cut)."""
+def _one_conll2012_pair(config: ScoreConfig, groups: list[tuple[list[str], list[str]]]
+                        ) -> tuple[str, str] | None:
+    """The key and response file when the run is one CoNLL-2012 file each (what
+    :mod:`corefkit.scoring.shards` can cut), else None."""
     from corefkit.converters.registry import expand_paths
 
     if len(groups) != 1 or len(groups[0][0]) != 1 or len(groups[0][1]) != 1:
-        return False
+        return None
     (key,), (response,) = groups[0]
-    return all(expand_paths(path, config.side_format(side))[0][1] == "conll2012"
-               for path, side in ((key, "key"), (response, "response")))
-
-
-def _shards(config: ScoreConfig, groups: list[tuple[list[str], list[str]]], jobs: int
-            ) -> list[tuple[Any, Any]] | None:
-    """Document shards of the one key file and one response file
-    (:mod:`corefkit.scoring.shards`), or None where they cannot be cut that way."""
-    from corefkit.scoring.shards import document_shards
-
-    (key,), (response,) = groups[0]
-    return document_shards(key, response, ("conll2012", "conll2012"), jobs)
+    if all(expand_paths(path, config.side_format(side))[0][1] == "conll2012"
+           for path, side in ((key, "key"), (response, "response"))):
+        return key, response
+    return None
 
 
 def _two_readers(config: ScoreConfig, key: Any, response: Any,

@@ -22,14 +22,13 @@ BEGIN = b"#"
 
 @dataclass(frozen=True)
 class FileRange:
-    """Bytes ``start`` to ``stop`` of a file (whole lines), whose first line is ``first_line``
-    (0: not counted yet; the worker that reads the range counts it)."""
+    """Bytes ``start`` to ``stop`` of a file (whole lines; the worker that reads the range
+    counts the lines before it, in parallel with the others)."""
 
     path: str
     format: str
     start: int
     stop: int
-    first_line: int
 
 
 def document_starts(path: str) -> list[tuple[int, tuple[str, str | None]]] | None:
@@ -55,10 +54,11 @@ def document_starts(path: str) -> list[tuple[int, tuple[str, str | None]]] | Non
     return found
 
 
-def document_shards(key: str, response: str, fmt: tuple[str, str], jobs: int
+def document_shards(key: str, response: str, jobs: int
                     ) -> list[tuple[FileRange, FileRange]] | None:
-    """``jobs`` pairs of key and response ranges holding the same documents, or None."""
-    if fmt != ("conll2012", "conll2012") or jobs < 2:
+    """``jobs`` pairs of ranges of a CoNLL-2012 key and response holding the same documents,
+    or None."""
+    if jobs < 2:
         return None
     keys, responses = document_starts(key), document_starts(response)
     if not keys or not responses or [k[1] for k in keys] != [r[1] for r in responses]:
@@ -76,8 +76,6 @@ def document_shards(key: str, response: str, fmt: tuple[str, str], jobs: int
     def ranges(path: str, starts: list[tuple[int, tuple[str, str | None]]]) -> list[FileRange]:
         offsets = [0] + [starts[c][0] for c in cuts[1:]]
         stops = offsets[1:] + [os.path.getsize(path)]
-        # the workers count the lines before their range (first_line 0), in parallel
-        return [FileRange(path, "conll2012", start, stop, 1 if start == 0 else 0)
-                for start, stop in zip(offsets, stops)]
+        return [FileRange(path, "conll2012", start, stop) for start, stop in zip(offsets, stops)]
 
     return list(zip(ranges(key, keys), ranges(response, responses)))

@@ -223,7 +223,7 @@ def test_one_file_pair_is_scored_in_document_shards(one_file_pair):
     from corefkit.scoring.shards import document_shards
 
     key, response = one_file_pair
-    shards = document_shards(str(key), str(response), ("conll2012", "conll2012"), 2)
+    shards = document_shards(str(key), str(response), 2)
     assert shards is not None and len(shards) == 2
     names = []
     for side, path in ((0, key), (1, response)):
@@ -232,7 +232,7 @@ def test_one_file_pair_is_scored_in_document_shards(one_file_pair):
         assert ranges[0].start == 0 and ranges[-1].stop == len(data)
         assert all(a.stop == b.start for a, b in zip(ranges, ranges[1:]))
         for r in ranges[1:]:  # the worker counts the lines before its range
-            assert data[r.start:].startswith(b"#begin document") and r.first_line == 0
+            assert data[r.start:].startswith(b"#begin document")
             assert line_at(str(path), r.start) == data[:r.start].count(b"\n") + 1
         names.append([data[r.start:data.index(b"\n", r.start)] for r in ranges])
     assert names[0] == names[1]
@@ -247,7 +247,7 @@ def test_documents_in_another_order_are_not_sharded_and_score_the_same(one_file_
     docs = response.read_text().split("#begin document")[1:]
     shuffled = tmp_path / "shuffled.conll"
     shuffled.write_text("".join("#begin document" + d for d in reversed(docs)))
-    assert document_shards(str(key), str(shuffled), ("conll2012", "conll2012"), 2) is None
+    assert document_shards(str(key), str(shuffled), 2) is None
     assert exact(corefkit.score(key, shuffled, jobs=2)) == exact(corefkit.score(key, shuffled,
                                                                                jobs=1))
 

@@ -34,7 +34,8 @@ PART_RE = re.compile(r"^part\s+(\S+)$")
 # One chunk, or a "|" separator; group 1 = one-token id, 2 = opener id, 3 = closer id.
 CHUNK_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|\|")
 CELL_RE = re.compile(r"(?:\([^()|\s]+\)?|[^()|\s]+\)|\|)+")
-# the chunks of a document's coreference cells joined by newlines; groups: 1 one-token id, 2 opener id, 3 closer id, 4 a cell end, 5 a character no chunk reads
+# the chunks of a document's coreference cells joined by newlines; groups: 1 one-token id,
+# 2 opener id, 3 closer id, 4 a cell end, 5 a character no chunk reads
 LINE_CHUNK_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|(\n)|\||(.)")
 SPLIT_ID_RE = re.compile(r"^\d+(?:\+\d+)+$")
 GUM_ID_RE = re.compile(r"^([^-]+)-(\d+)(?:-(.*))?$")
@@ -322,7 +323,6 @@ class _DocumentBuilder:
                     raise self._bad_cell(self.first + rows_at[i], texts[i], cells[i])
         first = self.first
         mention = self._mention
-        entities = self.entities
         opened = self.open
         cell = 0
         chunks: list[tuple[str, str, str]] = []
@@ -342,13 +342,8 @@ class _DocumentBuilder:
             if single:
                 mention(single, i, i, first + rows_at[i])
             elif opener:
-                if opener not in entities:
-                    self._entity(opener)
-                stack = opened.get(opener)
-                if stack is None:
-                    opened[opener] = [(i, first + rows_at[i])]
-                else:
-                    stack.append((i, first + rows_at[i]))
+                self._entity(opener)
+                opened.setdefault(opener, []).append((i, first + rows_at[i]))
             elif opened.get(closer):
                 start, start_line = opened[closer].pop()
                 mention(closer, start, i, start_line)
@@ -426,9 +421,9 @@ class _DocumentBuilder:
                         f"tokens {start}-{end} are a mention of {cid!r} and of {others}; kept both "
                         "(the merge-same-span pass resolves them)")
             seen.append(cid)
-        entity = self.entities.get(cid) or self._entity(cid)
         # the reader's spans are inside the document and its entities are the document's own
-        self.doc.add_read_mention(tuple(range(start, end + 1)), entity, {"conll_id": cid}, line)
+        self.doc.add_read_mention(tuple(range(start, end + 1)), self._entity(cid),
+                                  {"conll_id": cid}, line)
 
     def _finish(self, end_line: int | None) -> None:
         doc = self.doc
