@@ -17,31 +17,51 @@ import sys
 for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_threads, "1")
 
+import importlib  # noqa: E402
+
 import click  # noqa: E402
 
-from corefkit import __version__
-from corefkit.cli.analyze import analyze
-from corefkit.cli.compare import compare
-from corefkit.cli.convert import convert, normalize
-from corefkit.cli.gap import gap_score
-from corefkit.cli.listings import formats, list_passes
-from corefkit.cli.report import report
-from corefkit.cli.score import score
-from corefkit.cli.stats import stats
-from corefkit.cli.task import task
-from corefkit.cli.validate import validate
-from corefkit.errors import CorefkitError, UsageError
+from corefkit import __version__  # noqa: E402
+from corefkit.errors import CorefkitError, UsageError  # noqa: E402
+
+# Every subcommand: its name and the module and function that define it. A command's module is
+# imported when the command runs (or its help is shown), so a run pays only for its own imports.
+COMMANDS = {
+    "score": "corefkit.cli.score:score",
+    "compare": "corefkit.cli.compare:compare",
+    "convert": "corefkit.cli.convert:convert",
+    "normalize": "corefkit.cli.convert:normalize",
+    "validate": "corefkit.cli.validate:validate",
+    "stats": "corefkit.cli.stats:stats",
+    "formats": "corefkit.cli.listings:formats",
+    "passes": "corefkit.cli.listings:list_passes",
+    "gap-score": "corefkit.cli.gap:gap_score",
+    "analyze": "corefkit.cli.analyze:analyze",
+    "task": "corefkit.cli.task:task",
+    "report": "corefkit.cli.report:report",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported from :data:`COMMANDS` on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, _, name = target.partition(":")
+        command = getattr(importlib.import_module(module), name)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="corefkit")
 def cli() -> None:
     """Convert, check, normalize and score coreference and anaphora corpora."""
-
-
-for _command in (score, compare, convert, normalize, validate, stats, formats, list_passes,
-                 gap_score, analyze, task, report):
-    cli.add_command(_command)
 
 
 # ---------------------------------------------------------------------------- entry point

@@ -202,3 +202,28 @@ def test_the_command_line_keeps_numpy_single_threaded_unless_told(tmp_path: Path
     env["OPENBLAS_NUM_THREADS"] = "3"
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
     assert done.stdout.split() == ["3", "1"]
+
+
+def test_every_command_is_found_and_imported_only_when_used():
+    """The group lists every command of COMMANDS, each resolves to its click command, and a
+    command's module is not imported before it runs."""
+    import click
+
+    from corefkit.cli.main import COMMANDS, cli
+
+    ctx = click.Context(cli)
+    assert cli.list_commands(ctx) == list(COMMANDS)
+    for name in COMMANDS:
+        command = cli.get_command(ctx, name)
+        assert isinstance(command, click.Command) and command.name == name
+    assert cli.get_command(ctx, "nosuch") is None
+    probe = ("import sys; from corefkit.cli.main import main; main(['formats']); "
+             "print(sorted(m for m in sys.modules if m.startswith('corefkit.cli.')))")
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           cwd=ROOT, check=True).stdout.splitlines()[-1]
+    assert found == "['corefkit.cli.listings', 'corefkit.cli.main']"
+
+
+def test_unknown_command_is_bad_usage(capsys):
+    code, _, err = run(capsys, "nosuch")
+    assert code == 2 and "No such command 'nosuch'" in err
