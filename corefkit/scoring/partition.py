@@ -99,30 +99,29 @@ class Contingency:
         """Pair indices grouped by connected component of the key–response overlap graph.
 
         Entities that share no mention never interact in an optimal alignment (CEAF), so each
-        component can be solved on its own. Union–find over the pairs, O(n α(n)); large
+        component can be solved on its own. Union–find over the pairs (path halving); large
         tables group by :attr:`pair_components` instead. Groups come in the order of their
         first pair, each in ascending pair order.
         """
         if len(self.pair_key) >= VECTOR_MIN:
             return group_pairs(self.pair_components, np.arange(len(self.pair_key)))
-        pair_key = self.pair_key.tolist()
-        parent: dict[tuple[int, int], tuple[int, int]] = {}
-
-        def find(x: tuple[int, int]) -> tuple[int, int]:
-            root = x
-            while parent.setdefault(root, root) != root:
-                root = parent[root]
-            while parent[x] != root:  # path compression
-                parent[x], x = root, parent[x]
-            return root
-
-        for k, r in zip(pair_key, self.pair_response.tolist()):
-            a, b = find((0, k)), find((1, r))
+        # nodes: key entity k is k, response entity r is n_key + r
+        n_key = len(self.key_sizes)
+        left = self.pair_key.tolist()
+        right = (self.pair_response + n_key).tolist()
+        parent = list(range(n_key + len(self.response_sizes)))
+        for a, b in zip(left, right):
+            while parent[a] != a:  # path halving
+                parent[a] = a = parent[parent[a]]
+            while parent[b] != b:
+                parent[b] = b = parent[parent[b]]
             if a != b:
                 parent[a] = b
-        groups: dict[tuple[int, int], list[int]] = {}
-        for i, k in enumerate(pair_key):
-            groups.setdefault(find((0, k)), []).append(i)
+        groups: dict[int, list[int]] = {}
+        for i, a in enumerate(left):
+            while parent[a] != a:
+                parent[a] = a = parent[parent[a]]
+            groups.setdefault(a, []).append(i)
         return list(groups.values())
 
     @cached_property

@@ -245,3 +245,41 @@ def test_distinct_links_equal_the_reference_link_sets(chains):
         clusters.append(members)
     got = metrics._distinct_links(Partition.from_clusters(clusters), duplicates)
     assert got == (len(coref), len(noncoref))
+
+
+# ------------------------------------------------------------------ exact helpers
+def test_sum_fractions_equals_adding_one_by_one():
+    import random
+    from fractions import Fraction
+
+    from corefkit.scoring.metrics.standard import sum_fractions
+
+    rng = random.Random(5)
+    for _ in range(300):
+        sums = {rng.randint(1, 400): rng.randint(-50, 10**6) for _ in range(rng.randint(0, 30))}
+        assert sum_fractions(sums) == sum((Fraction(n, d) for d, n in sums.items()), Fraction(0))
+
+
+def test_components_equal_the_connected_components_of_networkx():
+    import random
+
+    import networkx as nx
+    import numpy as np
+
+    from corefkit.scoring.partition import Contingency
+
+    rng = random.Random(11)
+    for _ in range(300):
+        n_key, n_response = rng.randint(1, 30), rng.randint(1, 30)
+        cells = sorted({(rng.randrange(n_key), rng.randrange(n_response))
+                        for _ in range(rng.randint(1, 60))})
+        table = Contingency(np.ones(n_key, dtype=np.int64), np.ones(n_response, dtype=np.int64),
+                            np.array([k for k, _ in cells]), np.array([r for _, r in cells]),
+                            np.ones(len(cells), dtype=np.int64))
+        graph = nx.Graph()
+        graph.add_edges_from((("k", k), ("r", r)) for k, r in cells)
+        expected = sorted(sorted(i for i, (k, _) in enumerate(cells) if ("k", k) in part)
+                          for part in nx.connected_components(graph))
+        groups = table.components
+        assert sorted(groups) == expected
+        assert [g[0] for g in groups] == sorted(g[0] for g in groups)  # by first pair
