@@ -43,7 +43,7 @@ DEFAULT_ACTIONS = {"empty_nodes": "approximated (written without their empty nod
 
 # Attribute keys that hold identifiers rather than annotation: renumbering them is reported
 # through the id maps of a conversion, not as lost attributes.
-ID_ATTRIBUTES = frozenset({"original_id", "conll_id", "markable_id"})
+ID_ATTRIBUTES = frozenset({"original_id", "markable_id"})
 
 
 # How a writer that cannot hold discontinuous mentions writes them (``--discontinuous``):

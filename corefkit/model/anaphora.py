@@ -73,6 +73,15 @@ class Mention:
         return (self.start, self.end)
 
     @property
+    def extent(self) -> tuple[int, ...]:
+        """What exact matching compares: (first, last) token of a contiguous mention, every
+        token of a discontinuous one (``()`` for a mention without tokens)."""
+        tokens = self.tokens
+        if tokens and tokens[-1] - tokens[0] + 1 == len(tokens):
+            return (tokens[0], tokens[-1])
+        return tokens
+
+    @property
     def is_contiguous(self) -> bool:
         return not self.tokens or self.tokens[-1] - self.tokens[0] + 1 == len(self.tokens)
 

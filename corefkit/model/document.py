@@ -17,7 +17,7 @@ module touches the storage, so it can change without touching readers, passes or
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import ModelError, Repair
@@ -64,17 +64,81 @@ class Document:
         self.meta: dict[str, str] = {}
         self.attrs: dict[str, Any] = {}
         self.repairs: list[Repair] = []
-        # insertion-ordered sets of nodes
-        self._mentions: dict[Mention, None] = {}
+        # insertion-ordered sets of nodes (mentions through the ``_mentions`` property)
+        self._mention_nodes: dict[Mention, None] = {}
         self._entities: dict[Entity, None] = {}
-        # refers edges, both directions
-        self._entity_of: dict[Mention, Entity] = {}
-        self._chains: dict[Entity, dict[Mention, None]] = {}
+        # refers edges, both directions (through ``_entity_of`` and ``_chains``)
+        self._refers: dict[Mention, Entity] = {}
+        self._chain_nodes: dict[Entity, dict[Mention, None]] = {}
+        # a reader's mentions not built yet: (entity, first token, last token, line)
+        self._pending: Sequence[tuple[Entity, int, int, int | None]] | None = None
+        self._pending_first_id = 0
         # element_of edges: (member, set) -> evidence; bridge edges: (anaphor, anchor) -> data
         self._sets: dict[tuple[Entity, Entity], tuple[Mention, ...]] = {}
         self._bridges: dict[tuple[Mention, Entity], dict[str, Any]] = {}
         self._next_mention_id = 0
         self._next_entity_id = 0
+
+    # ------------------------------------------------------------------ storage
+    # Every method reaches mentions and refers edges through these three properties, so a
+    # reader's deferred mentions (:meth:`defer_mentions`) are built before anything sees them.
+    @property
+    def _mentions(self) -> dict[Mention, None]:
+        if self._pending is not None:
+            self._build_pending()
+        return self._mention_nodes
+
+    @property
+    def _entity_of(self) -> dict[Mention, Entity]:
+        if self._pending is not None:
+            self._build_pending()
+        return self._refers
+
+    @property
+    def _chains(self) -> dict[Entity, dict[Mention, None]]:
+        if self._pending is not None:
+            self._build_pending()
+        return self._chain_nodes
+
+    def defer_mentions(self, spans: Sequence[tuple[Entity, int, int, int | None]]) -> None:
+        """Let a reader hand over contiguous mentions as (entity, first token, last token,
+        source line), to be built as :class:`Mention` objects when something first asks for
+        mentions; :meth:`chain_extents` reads them without building them.
+
+        The mentions get the ids and the creation order they would have had if the reader had
+        added them now, one after the other; the reader guarantees what
+        :meth:`add_read_mention` assumes (tokens inside the document, entities of this one).
+        """
+        if not spans:
+            return
+        if self._pending is not None:
+            self._build_pending()
+        self._pending = spans
+        self._pending_first_id = self._next_mention_id
+        self._next_mention_id += len(spans)
+
+    def _build_pending(self) -> None:
+        spans, self._pending = self._pending, None
+        assert spans is not None
+        nodes, refers, chains = self._mention_nodes, self._refers, self._chain_nodes
+        for number, (entity, first, last, line) in enumerate(spans, self._pending_first_id):
+            mention = Mention(number, tuple(range(first, last + 1)), entity.layer, None, False,
+                              None, False, None, None, line)
+            nodes[mention] = None
+            refers[mention] = entity
+            chains[entity][mention] = None
+
+    def chain_extents(self, layer: str = IDENTITY) -> list[list[tuple[int, ...]]]:
+        """The mentions of each non-pseudo entity of ``layer`` (entities in creation order,
+        mentions in the order they joined) as their :attr:`Mention.extent`, without building
+        a reader's deferred mentions."""
+        # built mentions joined their entities before the pending ones
+        found = {e: [m.extent for m in self._chain_nodes[e]] for e in self.entities_in(layer)}
+        for entity, first, last, _ in self._pending or ():
+            chain = found.get(entity)
+            if chain is not None:
+                chain.append((first, last))
+        return list(found.values())
 
     # ------------------------------------------------------------------ identity
     def pair_key(self) -> tuple[str, str]:

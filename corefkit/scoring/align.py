@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from corefkit.errors import Repair
 from corefkit.model import IDENTITY, Document, Mention
@@ -40,10 +40,7 @@ def note(check: str, document: str, message: str) -> Repair:
 
 def match_key(mention: Mention) -> MatchKey:
     """Exact-match key: the extent (first, last) of a contiguous mention, else its tokens."""
-    tokens = mention.tokens
-    if tokens and tokens[-1] - tokens[0] + 1 == len(tokens):
-        return (tokens[0], tokens[-1])
-    return tokens
+    return mention.extent
 
 
 @dataclass
@@ -67,15 +64,29 @@ def _reference_order(mention: Mention) -> tuple[int, bool]:
     return (tokens[-1] if tokens else -1, len(tokens) > 1)
 
 
+def _extent_order(extent: tuple[int, ...]) -> tuple[int, bool]:
+    """:func:`_reference_order` of the mention of an extent (a discontinuous mention's extent
+    has two or more different tokens, a contiguous one's is (first, last))."""
+    return (extent[-1], extent[0] != extent[-1]) if extent else (-1, False)
+
+
 def document_mentions(doc: Document, labeler: Labeler | None = None) -> DocumentMentions:
     """The identity chains of a document (non-pseudo entities), in entity order.
 
-    With ``labeler``, each mention's label is kept beside its match key.
+    With ``labeler``, each mention's label is kept beside its match key; without, the chains
+    come from :meth:`Document.chain_extents`, which builds no mention objects.
     """
-    chains = [sorted(doc.mentions_of(e, ordered=False), key=_reference_order)
-              for e in doc.entities_in(IDENTITY)]
-    clusters = [[match_key(m) for m in chain] for chain in chains]
-    labels = [[labeler(doc, m) for m in chain] for chain in chains] if labeler else None
+    labels = None
+    clusters: list[list[MatchKey]]
+    if labeler is None:
+        extents = [sorted(chain, key=_extent_order) if len(chain) > 1 else chain
+                   for chain in doc.chain_extents(IDENTITY)]
+        clusters = cast("list[list[MatchKey]]", extents)
+    else:
+        chains = [sorted(doc.mentions_of(e, ordered=False), key=_reference_order)
+                  for e in doc.entities_in(IDENTITY)]
+        clusters = [[match_key(m) for m in chain] for chain in chains]
+        labels = [[labeler(doc, m) for m in chain] for chain in chains]
     return DocumentMentions(doc.name, doc.pair_key(), clusters, doc.token_count, doc.file,
                             doc.line, labels)
 

@@ -103,6 +103,11 @@ def test_gum_string_ids_are_kept_and_parsed():
     assert with_identity and all("%" not in e.attrs["identity"] for e in with_identity)
 
 
+def cid(doc, mention):
+    """The CoNLL id a mention was read with: its entity's original id."""
+    return doc.entity_of(mention).attrs["original_id"]
+
+
 def test_ontogum_juxtaposed_chunks():
     """``(5(6)`` on line 42 of GENTLE_esports_fifa: an opener directly followed by a singleton."""
     [doc] = read(CORPORA / "gum" / "coref-ontogum-conll" / "GENTLE_esports_fifa.conll")
@@ -110,8 +115,8 @@ def test_ontogum_juxtaposed_chunks():
     assert line.endswith("(5(6)")
     index = int(line.split("\t")[0])
     opened = [m for m in doc.mentions if m.start == index]
-    assert {m.attrs["conll_id"] for m in opened} == {"5", "6"}
-    assert any(m.end > index for m in opened if m.attrs["conll_id"] == "5")
+    assert {cid(doc, m) for m in opened} == {"5", "6"}
+    assert any(m.end > index for m in opened if cid(doc, m) == "5")
 
 
 # ------------------------------------------------------------------ dialects
@@ -150,7 +155,7 @@ def test_two_column_space_layout():
     [doc] = read(path)
     assert all(t.form == "_" for t in doc.tokens)
     assert {r.check for r in doc.repairs} == {"conll.no-word-column"}
-    assert any(m.attrs["conll_id"] == "10043" for m in doc.mentions)
+    assert any(cid(doc, m) == "10043" for m in doc.mentions)
 
 
 def test_chunks_without_bars_crossing_and_out_of_order_closers():
@@ -160,7 +165,7 @@ def test_chunks_without_bars_crossing_and_out_of_order_closers():
         read_text(text)
     assert err.value.check == "conll.unbalanced-close" and err.value.line == 6
     [doc] = read_text(text.replace("4 e 2)\n", "4 e -\n"))
-    spans = sorted((m.attrs["conll_id"], m.span) for m in doc.mentions)
+    spans = sorted((cid(doc, m), m.span) for m in doc.mentions)
     assert spans == [("3", (0, 2)), ("4", (0, 0)), ("5", (2, 3)), ("7", (1, 3)), ("8", (1, 3))]
 
 
@@ -176,7 +181,7 @@ def test_litbank_special_cells():
     [doc] = read(CORPORA / "litbank" / "78_tarzan_of_the_apes_brat.conll")
     by_id = {}
     for m in doc.mentions:
-        by_id.setdefault(m.attrs["conll_id"], []).append(m.span)
+        by_id.setdefault(cid(doc, m), []).append(m.span)
     nested = [spans for spans in by_id.values()
               if any(a != b and a[0] <= b[0] and b[1] <= a[1] for a in spans for b in spans)]
     assert nested  # same-entity nested mentions exist
@@ -432,3 +437,22 @@ def test_sniff():
     assert conll2012_spec.sniff("# begin document GUM\n")
     assert not conll2012_spec.sniff("# newdoc id = x\n")
     assert re.match(conll2012.BEGIN_RE, "#begin document (x)")
+
+
+@pytest.mark.parametrize("name", ["GENTLE_esports_fifa.conll", "GUM_academic_art.conll"])
+def test_deferred_mentions_read_as_built_ones(name):
+    """The reader hands its mentions over unbuilt (Document.defer_mentions): scoring's chains
+    read from them equal those of the built mentions, and the built ones are numbered in
+    file order."""
+    from corefkit.scoring.align import document_mentions
+
+    path = CORPORA / "gum" / "coref-ontogum-conll" / name
+    [unbuilt] = read(path)
+    [built] = read(path)
+    lines = [m.line for m in built.mentions]
+    assert unbuilt._pending is not None and built._pending is None
+    assert unbuilt.chain_extents() == built.chain_extents()
+    labelled = document_mentions(built, labeler=lambda doc, m: m.id)
+    assert document_mentions(unbuilt).clusters == labelled.clusters
+    assert [m.id for m in built.mentions] == list(range(len(lines)))
+    assert all(m.line is not None and m.attrs == {} for m in built.mentions)

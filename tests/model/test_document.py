@@ -187,3 +187,80 @@ def test_graph_view():
     g = doc.graph()
     assert g.has_edge(m, a, key="refers") and g.has_edge(a, s, key="element_of")
     assert g.number_of_nodes() == 3
+
+
+# ------------------------------------------------------------------ deferred mentions
+def deferred_doc() -> tuple[Document, list]:
+    """make_doc with one mention added eagerly and three handed over as deferred spans."""
+    doc = make_doc()
+    john, mary, they = doc.new_entity(), doc.new_entity(), doc.new_entity()
+    eager = doc.add_span(1, 1, mary)
+    doc.defer_mentions([(john, 0, 0, 3), (they, 4, 4, 7), (john, 0, 2, 3)])
+    return doc, [john, mary, they, eager]
+
+
+def eager_doc() -> Document:
+    """The same document built one mention at a time."""
+    doc = make_doc()
+    john, mary, they = doc.new_entity(), doc.new_entity(), doc.new_entity()
+    doc.add_span(1, 1, mary)
+    doc.add_span(0, 0, john, line=3)
+    doc.add_span(4, 4, they, line=7)
+    doc.add_span(0, 2, john, line=3)
+    return doc
+
+
+def described(doc: Document) -> list:
+    return [(m.id, m.tokens, m.line, doc.entity_of(m).id) for m in doc.mentions]
+
+
+@pytest.mark.parametrize("access", [
+    lambda d: d.mentions,
+    lambda d: d.sorted_mentions(),
+    lambda d: d.mentions_of(d.entities[0]),
+    lambda d: d.size(d.entities[0]),
+    lambda d: d.entity_of(d.entities[0]),
+    lambda d: d.chains(),
+    lambda d: d.non_referring(),
+    lambda d: d.copy(),
+    lambda d: d.add_span(5, 5, d.entities[1]),
+    lambda d: d.new_entity(),
+    lambda d: d.merge_entities(d.entities[0], d.entities[2]),
+    lambda d: d.graph(),
+], ids=["mentions", "sorted", "mentions_of", "size", "entity_of", "chains", "non_referring",
+        "copy", "add_span", "new_entity", "merge", "graph"])
+def test_deferred_mentions_are_built_before_anything_sees_them(access):
+    doc, _ = deferred_doc()
+    access(doc)
+    assert doc._pending is None
+    reference = eager_doc()
+    access(reference)
+    assert described(doc) == described(reference)
+
+
+def test_deferred_mentions_keep_ids_order_and_chains():
+    doc, (john, mary, they, eager) = deferred_doc()
+    assert eager.id == 0
+    later = doc.add_span(5, 5, mary)  # ids after the deferred ones
+    assert later.id == 4
+    assert described(doc)[:4] == described(eager_doc())
+    assert [m.tokens for m in doc.mentions_of(john)] == [(0, 1, 2), (0,)]
+    assert [m.tokens for m in doc.mentions_of(john, ordered=False)] == [(0,), (0, 1, 2)]
+
+
+def test_chain_extents_without_building():
+    doc, (john, mary, they, _) = deferred_doc()
+    they.pseudo = True
+    assert doc.chain_extents() == [[(0, 0), (0, 2)], [(1, 1)]]
+    assert doc._pending is not None  # nothing was built
+    assert doc.chain_extents() == [[m.extent for m in chain] for chain in
+                                   [doc.mentions_of(e, ordered=False) for e in (john, mary)]]
+
+
+def test_extent_is_the_span_or_the_tokens():
+    doc = make_doc()
+    entity = doc.new_entity()
+    assert doc.add_span(0, 2, entity).extent == (0, 2)
+    assert doc.add_mention([4], entity).extent == (4, 4)
+    assert doc.add_mention([0, 2, 3], entity).extent == (0, 2, 3)
+    assert doc.add_mention([], entity).extent == ()

@@ -176,7 +176,8 @@ class _DocumentBuilder:
         self.parse_gum_ids = parse_gum_ids
         self.open: dict[str, list[tuple[int, int]]] = {}
         self.entities: dict[str, Entity] = {}
-        self.spans: dict[tuple[int, int], list[str]] = {}  # the ids annotated on a span
+        # the mentions read, in file order: (entity, first token, last token, line)
+        self.mentions: list[tuple[Entity, int, int, int]] = []
 
     def repair(self, check: str, line: int | None, message: str, action: str = "kept") -> None:
         self.doc.repairs.append(Repair(check, message, self.file, line, None, self.doc.id, action))
@@ -322,7 +323,8 @@ class _DocumentBuilder:
                 if CELL_RE.fullmatch(cells[i]) is None:
                     raise self._bad_cell(self.first + rows_at[i], texts[i], cells[i])
         first = self.first
-        mention = self._mention
+        mention = self.mentions.append
+        entities = self.entities
         opened = self.open
         cell = 0
         chunks: list[tuple[str, str, str]] = []
@@ -340,13 +342,13 @@ class _DocumentBuilder:
                 continue
             single, opener, closer = chunks[0]
             if single:
-                mention(single, i, i, first + rows_at[i])
+                mention((entities.get(single) or self._entity(single), i, i, first + rows_at[i]))
             elif opener:
                 self._entity(opener)
                 opened.setdefault(opener, []).append((i, first + rows_at[i]))
             elif opened.get(closer):
                 start, start_line = opened[closer].pop()
-                mention(closer, start, i, start_line)
+                mention((entities[closer], start, i, start_line))
             else:
                 self._chunks(first + rows_at[i], texts[i], cells[i], i, chunks)
             chunks = []
@@ -406,27 +408,40 @@ class _DocumentBuilder:
         return entity
 
     def _mention(self, cid: str, start: int, end: int, line: int) -> None:
-        span = (start, end)
-        seen = self.spans.get(span)
-        if seen is None:
-            self.spans[span] = [cid]
-        else:  # the span is annotated already (rare): same id or another
-            if cid in seen:
+        self.mentions.append((self._entity(cid), start, end, line))
+
+    def _repeated_spans(self) -> None:
+        """Report spans annotated more than once (rare, so looked for only when the number of
+        distinct spans says there are some): a second mention of the same id is dropped, a
+        mention of another id kept (the merge-same-span pass resolves them)."""
+        mentions = self.mentions
+        if len(set(map(itemgetter(1, 2), mentions))) == len(mentions):
+            return
+        seen: dict[tuple[int, int], list[str]] = {}
+        kept = []
+        for found in mentions:
+            entity, start, end, line = found
+            cid = entity.attrs["original_id"]
+            ids = seen.setdefault((start, end), [])
+            if cid in ids:
                 self.repair("conll.duplicate-mention", line,
                             f"mention {start}-{end} of {cid!r} is annotated twice; kept one",
                             action="dropped")
-                return
-            others = ", ".join(repr(o) for o in seen)
-            self.repair("conll.same-span-mentions", line,
-                        f"tokens {start}-{end} are a mention of {cid!r} and of {others}; kept both "
-                        "(the merge-same-span pass resolves them)")
-            seen.append(cid)
-        # the reader's spans are inside the document and its entities are the document's own
-        self.doc.add_read_mention(tuple(range(start, end + 1)), self._entity(cid),
-                                  {"conll_id": cid}, line)
+                continue
+            if ids:
+                others = ", ".join(repr(o) for o in ids)
+                self.repair("conll.same-span-mentions", line,
+                            f"tokens {start}-{end} are a mention of {cid!r} and of {others}; "
+                            "kept both (the merge-same-span pass resolves them)")
+            ids.append(cid)
+            kept.append(found)
+        self.mentions = kept
 
     def _finish(self, end_line: int | None) -> None:
         doc = self.doc
+        self._repeated_spans()
+        # the reader's spans are inside the document and its entities are the document's own
+        doc.defer_mentions(self.mentions)
         unclosed = [(cid, line) for cid, stack in self.open.items() for _, line in stack]
         if unclosed:
             listed = ", ".join(f"{cid!r} opened on line {line}" for cid, line in sorted(
