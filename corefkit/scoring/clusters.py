@@ -28,8 +28,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, cast
 
-import numpy as np
-
 from corefkit.errors import Repair, UsageError
 from corefkit.scoring.align import (
     DocumentMentions,
@@ -214,33 +212,36 @@ class _Batch:
 
     def counts(self, specs: list[Any]) -> dict[str, Any]:
         """The counts of every partition metric over the pending documents."""
-        offsets = np.cumsum(self.index_size, dtype=np.int64) - np.asarray(self.index_size,
-                                                                         dtype=np.int64)
-        key_mentions = np.asarray(self.key_mentions, dtype=np.int64)
-        response_mentions = np.asarray(self.response_mentions, dtype=np.int64)
-        local = np.asarray(self.response, dtype=np.int64)
-        key = Partition(np.asarray(self.key, dtype=np.int64) + np.repeat(offsets, key_mentions),
-                        np.repeat(np.arange(len(self.key_sizes), dtype=np.int64),
-                                  self.key_sizes), len(self.key_sizes))
-        response = Partition(local + np.repeat(offsets, response_mentions),
-                             np.repeat(np.arange(len(self.response_sizes), dtype=np.int64),
-                                       self.response_sizes), len(self.response_sizes))
+        key = Partition.from_flat(self._shifted(self.key, self.key_mentions), self.key_sizes)
+        response = Partition.from_flat(self._shifted(self.response, self.response_mentions),
+                                       self.response_sizes)
         table = contingency(key, response)
         counts = {spec.name: spec.compute(key, response, table) for spec in specs}
         if "blanc" in counts:
             # common mentions of each document: response indices below its key's count
-            document = np.repeat(np.arange(self.documents), response_mentions)
-            common = np.bincount(document[local < np.repeat(self.distinct_key,
-                                                            response_mentions)],
-                                 minlength=self.documents)
-            counts["blanc"] = blanc_across_documents(counts["blanc"], key_mentions,
-                                                     response_mentions, common)
+            common = []
+            start = 0
+            for n, distinct in zip(self.response_mentions, self.distinct_key):
+                common.append(sum([i < distinct for i in self.response[start:start + n]]))
+                start += n
+            counts["blanc"] = blanc_across_documents(counts["blanc"], self.key_mentions,
+                                                     self.response_mentions, common)
         return counts
 
+    def _shifted(self, indices: list[int], per_document: list[int]) -> list[int]:
+        """Each document's mention indices moved into its own range of the union."""
+        shifted: list[int] = []
+        start = offset = 0
+        for n, size in zip(per_document, self.index_size):
+            shifted += [i + offset for i in indices[start:start + n]]
+            start += n
+            offset += size
+        return shifted
 
-def blanc_across_documents(union: standard.BlancCounts, key_mentions: np.ndarray,
-                           response_mentions: np.ndarray,
-                           common: np.ndarray) -> standard.BlancCounts:
+
+def blanc_across_documents(union: standard.BlancCounts, key_mentions: list[int],
+                           response_mentions: list[int],
+                           common: list[int]) -> standard.BlancCounts:
     """The sum of the documents' BLANC counts, from :func:`~corefkit.scoring.metrics.standard.
     blanc` of their union.
 
@@ -251,9 +252,9 @@ def blanc_across_documents(union: standard.BlancCounts, key_mentions: np.ndarray
     non-coreference links). Each of the three is corrected by Σ_d C(m_d, 2) − C(Σ_d m_d, 2).
     """
 
-    def across(sizes: np.ndarray) -> int:
-        total = int(sizes.sum())
-        return int((sizes * (sizes - 1) // 2).sum()) - total * (total - 1) // 2
+    def across(sizes: list[int]) -> int:
+        total = sum(sizes)
+        return sum([n * (n - 1) // 2 for n in sizes]) - total * (total - 1) // 2
 
     key, response, correct = across(key_mentions), across(response_mentions), across(common)
     n = union.noncoref
@@ -340,11 +341,17 @@ def _refuse_arrays(mention: Any, side: str, name: str) -> None:
     """Tensors and arrays hash by identity (or not at all): mentions must compare by value."""
     parts = mention if isinstance(mention, tuple) else (mention,)
     for part in parts:
-        if hasattr(part, "shape") and not isinstance(part, np.generic):
+        if hasattr(part, "shape") and not _numpy_scalar(part):
             raise UsageError(f"document {name}: {side} mentions are {type(part).__name__} "
                              "values; mentions are compared by value: convert them to Python "
                              "numbers first (tensor.tolist(), e.g. [tuple(m) for m in "
                              "spans.tolist()])")
+
+
+def _numpy_scalar(value: Any) -> bool:
+    import numpy as np  # only when a mention looks like an array
+
+    return isinstance(value, np.generic)
 
 
 def _refuse_unhashable(key: DocumentMentions, response: DocumentMentions) -> None:

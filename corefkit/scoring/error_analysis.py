@@ -181,13 +181,13 @@ def aligned_mentions(found: Any, semantics: Any, key: Side, response: Side | Non
             response_ids[i] = aligned.mention_keys[first]
     described: Descriptions = {"key": {}, "response": {}}
     key_map = key.identities(scheme, layer)
-    for i in aligned.key.mentions.tolist():
+    for i in aligned.key.mentions:
         m = key_map.get(aligned.mention_keys[i])
         if m is not None:
             described["key"][i] = describe(key, m, key)
     if response is not None:
         response_map = response.identities(scheme, layer)
-        for i in aligned.response.mentions.tolist():
+        for i in aligned.response.mentions:
             m = response_map.get(response_ids.get(i))
             if m is not None:
                 described["response"][i] = describe(response, m, key)

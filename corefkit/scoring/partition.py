@@ -2,21 +2,27 @@
 
 Scoring starts by putting the key and the response mentions of a document into one index
 space (:mod:`corefkit.scoring.align`). A :class:`Partition` then describes one side: for each
-of its mentions, which entity it belongs to, as NumPy integer arrays. Every standard metric
-is a function of the two partitions through three things only: the key entity sizes, the
-response entity sizes, and the sizes of the non-empty intersections ``|K_i ∩ R_j|`` (the
-contingency table), which :func:`contingency` computes once per document in O(n log n).
+of its mentions, which entity it belongs to, as lists of integers. Every standard metric is a
+function of the two partitions through three things only: the key entity sizes, the response
+entity sizes, and the sizes of the non-empty intersections ``|K_i ∩ R_j|`` (the contingency
+table), which :func:`contingency` computes once per document in O(n).
+
+The lists are plain Python integers: a document has hundreds of mentions, where NumPy's
+per-call cost exceeds the work, and a scoring run then never imports NumPy (a twelfth of a
+short run's time). Only tables of :data:`VECTOR_MIN` pairs or more — a whole corpus scored as
+one partition by :mod:`corefkit.scoring.clusters` — find their components in NumPy.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain, repeat
+from typing import Any
 
-import numpy as np
-
-# From this many pairs on, components are found by vectorized code (scipy) rather than in Python.
-VECTOR_MIN = 512
+# From this many pairs on, components are found by vectorized code (NumPy) rather than in Python.
+VECTOR_MIN = 20_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -27,8 +33,8 @@ class Partition:
     ``0 … n_entities-1`` and every entity has at least one mention.
     """
 
-    mentions: np.ndarray   # int64, distinct mention indices
-    entities: np.ndarray   # int64, entity index of each mention
+    mentions: list[int]   # distinct mention indices
+    entities: list[int]   # entity index of each mention
     n_entities: int
 
     @classmethod
@@ -39,25 +45,27 @@ class Partition:
         distinct indices by construction, turns it off.
         """
         clusters = [c for c in clusters if c]
-        sizes = [len(c) for c in clusters]
-        flat = [m for c in clusters for m in c]
+        flat = [int(m) for c in clusters for m in c]
         if check and len(set(flat)) != len(flat):
             raise ValueError("a mention index occurs in two clusters of one partition")
-        mentions = np.array(flat, dtype=np.int64)
-        entities = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
-        return cls(mentions, entities, len(clusters))
+        return cls.from_flat(flat, [len(c) for c in clusters])
 
     @classmethod
     def from_flat(cls, mentions: list[int], sizes: list[int]) -> Partition:
         """Build from the mention indices of every entity in a row and the (positive) size of
         each entity, as :func:`corefkit.scoring.align.index_mentions` gives them."""
-        return cls(np.array(mentions, dtype=np.int64),
-                   np.repeat(np.arange(len(sizes), dtype=np.int64), sizes), len(sizes))
+        entities = list(chain.from_iterable(map(repeat, range(len(sizes)), sizes)))
+        partition = cls(mentions, entities, len(sizes))
+        partition.__dict__["sizes"] = list(sizes)  # known: spare the count
+        return partition
 
-    @property
-    def sizes(self) -> np.ndarray:
+    @cached_property
+    def sizes(self) -> list[int]:
         """Number of mentions of each entity."""
-        return np.bincount(self.entities, minlength=self.n_entities)
+        sizes = [0] * self.n_entities
+        for entity in self.entities:
+            sizes[entity] += 1
+        return sizes
 
     @property
     def n_mentions(self) -> int:
@@ -65,19 +73,24 @@ class Partition:
 
     def clusters(self) -> list[list[int]]:
         """The entities as sorted lists of mention indices (for tests and explanations)."""
-        order = np.lexsort((self.mentions, self.entities))
         result: list[list[int]] = [[] for _ in range(self.n_entities)]
-        for i in order:
-            result[int(self.entities[i])].append(int(self.mentions[i]))
+        for mention, entity in zip(self.mentions, self.entities):
+            result[entity].append(mention)
+        for cluster in result:
+            cluster.sort()
         return result
 
     def without_singletons(self) -> Partition:
         """The same partition with one-mention entities removed (entities renumbered)."""
         sizes = self.sizes
-        keep_entity = sizes > 1
-        keep = keep_entity[self.entities]
-        renumber = np.cumsum(keep_entity) - 1
-        return Partition(self.mentions[keep], renumber[self.entities[keep]], int(keep_entity.sum()))
+        renumber: list[int] = []
+        kept = 0
+        for size in sizes:
+            renumber.append(kept if size > 1 else -1)
+            kept += size > 1
+        pairs = [(m, renumber[e]) for m, e in zip(self.mentions, self.entities)
+                 if sizes[e] > 1]
+        return Partition([m for m, _ in pairs], [e for _, e in pairs], kept)
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,14 +98,15 @@ class Contingency:
     """Sizes of the key and response entities and of their non-empty intersections.
 
     ``pairs`` lists, for every (key entity, response entity) pair that shares mentions,
-    ``key``, ``response`` and ``common`` (the number of shared mentions) as parallel arrays.
+    ``key``, ``response`` and ``common`` (the number of shared mentions) as parallel lists, in
+    the order of the pair's first shared key mention.
     """
 
-    key_sizes: np.ndarray
-    response_sizes: np.ndarray
-    pair_key: np.ndarray
-    pair_response: np.ndarray
-    pair_common: np.ndarray
+    key_sizes: list[int]
+    response_sizes: list[int]
+    pair_key: list[int]
+    pair_response: list[int]
+    pair_common: list[int]
 
     @cached_property
     def components(self) -> list[list[int]]:
@@ -104,13 +118,14 @@ class Contingency:
         first pair, each in ascending pair order.
         """
         if len(self.pair_key) >= VECTOR_MIN:
+            import numpy as np
+
             return group_pairs(self.pair_components, np.arange(len(self.pair_key)))
         # nodes: key entity k is k, response entity r is n_key + r
         n_key = len(self.key_sizes)
-        left = self.pair_key.tolist()
-        right = (self.pair_response + n_key).tolist()
         parent = list(range(n_key + len(self.response_sizes)))
-        for a, b in zip(left, right):
+        for a, b in zip(self.pair_key, self.pair_response):
+            b += n_key
             while parent[a] != a:  # path halving
                 parent[a] = a = parent[parent[a]]
             while parent[b] != b:
@@ -118,25 +133,28 @@ class Contingency:
             if a != b:
                 parent[a] = b
         groups: dict[int, list[int]] = {}
-        for i, a in enumerate(left):
+        for i, a in enumerate(self.pair_key):
             while parent[a] != a:
                 parent[a] = a = parent[parent[a]]
             groups.setdefault(a, []).append(i)
         return list(groups.values())
 
     @cached_property
-    def pair_components(self) -> np.ndarray:
+    def pair_components(self) -> Any:
         """The connected component of each pair, as a label (the smallest key entity of the
-        component), computed in NumPy: for large tables.
+        component), computed in NumPy (an array): for large tables.
 
         Label propagation with pointer jumping over the bipartite overlap graph (key entities
         ``0 … k-1``, response entities ``k …``): every round hooks each root to the smallest
         root across its edges, then flattens the trees; labels only decrease, and rounds stop
         when every edge joins nodes of one label.
         """
+        import numpy as np
+
         n_key = len(self.key_sizes)
         parent = np.arange(n_key + len(self.response_sizes), dtype=np.int64)
-        left, right = self.pair_key, self.pair_response + n_key
+        left = np.asarray(self.pair_key, dtype=np.int64)
+        right = np.asarray(self.pair_response, dtype=np.int64) + n_key
         while True:
             a, b = parent[left], parent[right]
             differ = a != b
@@ -150,17 +168,22 @@ class Contingency:
                     break
                 parent = jumped
 
-    @property
-    def key_common(self) -> np.ndarray:
+    @cached_property
+    def key_common(self) -> list[int]:
         """|K_i ∩ R| for each key entity: how many of its mentions the response has."""
-        return np.bincount(self.pair_key, weights=self.pair_common,
-                           minlength=len(self.key_sizes)).astype(np.int64)
+        return _per_entity(len(self.key_sizes), self.pair_key, self.pair_common)
 
-    @property
-    def response_common(self) -> np.ndarray:
+    @cached_property
+    def response_common(self) -> list[int]:
         """|R_j ∩ K| for each response entity."""
-        return np.bincount(self.pair_response, weights=self.pair_common,
-                           minlength=len(self.response_sizes)).astype(np.int64)
+        return _per_entity(len(self.response_sizes), self.pair_response, self.pair_common)
+
+
+def _per_entity(n: int, entities: list[int], values: list[int]) -> list[int]:
+    totals = [0] * n
+    for entity, value in zip(entities, values):
+        totals[entity] += value
+    return totals
 
 
 def contingency(key: Partition, response: Partition) -> Contingency:
@@ -168,24 +191,24 @@ def contingency(key: Partition, response: Partition) -> Contingency:
     key_sizes = key.sizes
     response_sizes = response.sizes
     if key.n_mentions == 0 or response.n_mentions == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return Contingency(key_sizes, response_sizes, empty, empty, empty)
-    # Indices are dense (0 … n-1), so a lookup array finds each key mention's response entity.
-    size = int(max(key.mentions.max(), response.mentions.max())) + 1
-    response_entity = np.full(size, -1, dtype=np.int64)
-    response_entity[response.mentions] = response.entities
-    r = response_entity[key.mentions]
-    shared = r >= 0
-    width = max(response.n_entities, 1)
-    codes = key.entities[shared] * width + r[shared]
-    uniq, counts = np.unique(codes, return_counts=True)
-    return Contingency(key_sizes, response_sizes, uniq // width, uniq % width,
-                       counts.astype(np.int64))
+        return Contingency(key_sizes, response_sizes, [], [], [])
+    response_entity = dict(zip(response.mentions, response.entities))
+    # counted in C: (key entity, response entity or None) of every key mention
+    counts = Counter(zip(key.entities, map(response_entity.get, key.mentions)))
+    pair_key, pair_response, pair_common = [], [], []
+    for (k, r), n in counts.items():
+        if r is not None:
+            pair_key.append(k)
+            pair_response.append(r)
+            pair_common.append(n)
+    return Contingency(key_sizes, response_sizes, pair_key, pair_response, pair_common)
 
 
-def group_pairs(labels: np.ndarray, pairs: np.ndarray) -> list[list[int]]:
-    """``pairs`` (ascending pair indices) grouped by their component ``labels[pairs]``: the
-    groups in the order of their first pair, each ascending."""
+def group_pairs(labels: Any, pairs: Any) -> list[list[int]]:
+    """``pairs`` (ascending pair indices, a NumPy array) grouped by their component
+    ``labels[pairs]``: the groups in the order of their first pair, each ascending."""
+    import numpy as np
+
     if len(pairs) == 0:
         return []
     order = np.argsort(labels[pairs], kind="stable")

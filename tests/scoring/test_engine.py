@@ -123,9 +123,9 @@ def test_a_new_partition_metric_is_one_function_and_one_registration():
     from corefkit.scoring.metrics.standard import Counts
 
     def entities(key, response, table):  # count entities found with exactly the key's mentions
-        exact_matches = int(((table.pair_common == table.key_sizes[table.pair_key])
-                             & (table.pair_common == table.response_sizes[table.pair_response]))
-                            .sum())
+        exact_matches = sum(
+            1 for k, r, n in zip(table.pair_key, table.pair_response, table.pair_common)
+            if n == table.key_sizes[k] == table.response_sizes[r])
         return Counts(exact_matches, len(table.key_sizes), exact_matches,
                       len(table.response_sizes))
 

@@ -201,10 +201,10 @@ def test_contingency_table():
     k = Partition.from_clusters([[0, 1, 2], [3]])
     r = Partition.from_clusters([[1, 2, 3], [4]])
     t = contingency(k, r)
-    assert sorted(zip(t.pair_key.tolist(), t.pair_response.tolist(), t.pair_common.tolist())) == \
+    assert sorted(zip(t.pair_key, t.pair_response, t.pair_common)) == \
         [(0, 0, 2), (1, 0, 1)]
-    assert t.key_sizes.tolist() == [3, 1] and t.response_sizes.tolist() == [3, 1]
-    assert t.key_common.tolist() == [2, 1] and t.response_common.tolist() == [3, 0]
+    assert t.key_sizes == [3, 1] and t.response_sizes == [3, 1]
+    assert t.key_common == [2, 1] and t.response_common == [3, 0]
 
 
 def test_partition_without_singletons_and_clusters():
@@ -264,7 +264,6 @@ def test_components_equal_the_connected_components_of_networkx():
     import random
 
     import networkx as nx
-    import numpy as np
 
     from corefkit.scoring.partition import Contingency
 
@@ -273,9 +272,8 @@ def test_components_equal_the_connected_components_of_networkx():
         n_key, n_response = rng.randint(1, 30), rng.randint(1, 30)
         cells = sorted({(rng.randrange(n_key), rng.randrange(n_response))
                         for _ in range(rng.randint(1, 60))})
-        table = Contingency(np.ones(n_key, dtype=np.int64), np.ones(n_response, dtype=np.int64),
-                            np.array([k for k, _ in cells]), np.array([r for _, r in cells]),
-                            np.ones(len(cells), dtype=np.int64))
+        table = Contingency([1] * n_key, [1] * n_response, [k for k, _ in cells],
+                            [r for _, r in cells], [1] * len(cells))
         graph = nx.Graph()
         graph.add_edges_from((("k", k), ("r", r)) for k, r in cells)
         expected = sorted(sorted(i for i, (k, _) in enumerate(cells) if ("k", k) in part)

@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from corefkit.analysis.predicates import DocumentView, Predicate, resolve_predicates
 from corefkit.errors import Repair
 from corefkit.model import Document, Mention
@@ -254,27 +252,24 @@ def compute(aligned: AlignedDocument, table: Contingency, options: dict[str, Any
     predicates = predicates_for(options)
     names = [p.name for p in predicates]
     key, response = aligned.key, aligned.response
-    size = int(max([key.mentions.max(initial=-1), response.mentions.max(initial=-1)])) + 1
-    key_entity = np.full(size, -1, dtype=np.int64)
-    key_entity[key.mentions] = key.entities
-    response_entity = np.full(size, -1, dtype=np.int64)
-    response_entity[response.mentions] = response.entities
-    common = {(k, r): n for k, r, n in zip(table.pair_key.tolist(), table.pair_response.tolist(),
-                                           table.pair_common.tolist())}
-    key_sizes = table.key_sizes.tolist()
-    response_sizes = table.response_sizes.tolist()
+    key_entity = dict(zip(key.mentions, key.entities))
+    response_entity = dict(zip(response.mentions, response.entities))
+    common = {(k, r): n for k, r, n in zip(table.pair_key, table.pair_response,
+                                           table.pair_common)}
+    key_sizes = table.key_sizes
+    response_sizes = table.response_sizes
 
-    def side(mentions: np.ndarray, labels: Mapping[int, Any], own: np.ndarray,
-             other: np.ndarray, sizes: list[int], own_is_key: bool
+    def side(mentions: list[int], labels: Mapping[int, Any], own: dict[int, int],
+             other: dict[int, int], sizes: list[int], own_is_key: bool
              ) -> dict[str, tuple[Fraction, int, int]]:
         sums: dict[str, dict[int, int]] = {n: {} for n in names}
         counted = dict.fromkeys(names, 0)
         undecided = dict.fromkeys(names, 0)
-        for i in mentions.tolist():
+        for i in mentions:
             label = (labels.get(i) or {}).get(BY_TYPE)  # labels hold every labelled metric's
             if label is None:
                 continue
-            e, o = int(own[i]), int(other[i])
+            e, o = own[i], other.get(i, -1)
             for name in names:
                 if name in label.unknown:
                     undecided[name] += 1

@@ -238,7 +238,7 @@ def weigh(aligned: AlignedDocument, weights: LinkWeights, name: str = "lmuc") ->
     links = _link_matrix(weights)
     parts_matrix = _part_matrix(weights)
     single = weights.singleton
-    key_of = dict(zip(aligned.key.mentions.tolist(), aligned.key.entities.tolist()))
+    key_of = dict(zip(aligned.key.mentions, aligned.key.entities))
     key_counts = [[0, 0, 0] for _ in range(aligned.key.n_entities)]
     for index, k in key_of.items():
         key_counts[k][category.get(index, REST)] += 1
@@ -248,12 +248,12 @@ def weigh(aligned: AlignedDocument, weights: LinkWeights, name: str = "lmuc") ->
 
     cells: dict[tuple[int, int], list[int]] = {}
     twinless: list[list[int]] = [[] for _ in range(aligned.response.n_entities)]
-    for index, r in zip(aligned.response.mentions.tolist(), aligned.response.entities.tolist()):
-        k = key_of.get(index)
-        if k is None:
+    for index, r in zip(aligned.response.mentions, aligned.response.entities):
+        owner = key_of.get(index)
+        if owner is None:
             twinless[r].append(category.get(index, REST))
         else:
-            cells.setdefault((k, r), [0, 0, 0])[category.get(index, REST)] += 1
+            cells.setdefault((owner, r), [0, 0, 0])[category.get(index, REST)] += 1
     response_sizes = [len(t) for t in twinless]
     cell_tree: dict[tuple[int, int], Fraction] = {}
     signatures: list[list[int]] = [[0] * len(SIGNATURES) for _ in twinless]
@@ -349,8 +349,8 @@ def _best_alignment(w: _Weighted, table: Contingency, phi: Any) -> Fraction:
     ``scipy.optimize.linear_sum_assignment`` on integers (the exact φ scaled by the common
     denominator) when that stays below 2**40, else on floats; the chosen φ are summed exactly.
     """
-    pair_key = table.pair_key.tolist()
-    pair_response = table.pair_response.tolist()
+    pair_key = table.pair_key
+    pair_response = table.pair_response
     total = Fraction(0)
     for group in table.components:
         value = {i: phi(pair_key[i], pair_response[i]) for i in group}

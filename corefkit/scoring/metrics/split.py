@@ -43,8 +43,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Union
 
-import numpy as np
-
 from corefkit.scoring.assignment import linear_assignment
 from corefkit.scoring.metrics.standard import (
     BlancCounts,
@@ -324,6 +322,8 @@ def best_assignment(edges: dict[tuple[int, int], Any],
             continue
         row_of = {i: n for n, i in enumerate(rows)}
         col_of = {j: n for n, j in enumerate(cols)}
+        import numpy as np
+
         matrix = np.zeros((len(rows), len(cols)))
         for i, j in group:
             matrix[row_of[i], col_of[j]] = float(weight(i, j))
@@ -444,6 +444,8 @@ def align_sets(metric: str, doc: ClusterPair) -> SetAlignment | None:
     compare = _member_counts(metric)
     counts = [[compare(k, r) for r in cols] for k in rows]
     # the scorer's floats: F1 of the float precision and recall, maximized by Kuhn–Munkres
+    import numpy as np
+
     f1 = np.array([[_float_f1(c) for c in row] for row in counts])
     chosen_rows, chosen_cols = linear_assignment(-f1)
     pairs = [(i, j, counts[i][j]) for i, j in zip(chosen_rows, chosen_cols)]

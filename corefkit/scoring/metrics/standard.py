@@ -11,12 +11,11 @@ Notation: K_i key entities, R_j response entities, n_ij = |K_i ∩ R_j|.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import gcd, lcm
-
-import numpy as np
+from typing import Any
 
 from corefkit.scoring.assignment import PYTHON_CELLS, max_assignment
 from corefkit.scoring.partition import (
@@ -132,36 +131,19 @@ class CorefUDBlancCounts(BlancCounts):
 
 
 # ---------------------------------------------------------------------------- helpers
-def _pairs(n: np.ndarray) -> np.ndarray:
-    """n choose 2, elementwise."""
-    return n * (n - 1) // 2
+def _pairs(values: list[int]) -> int:
+    """Σ C(n, 2) over ``values``."""
+    return sum([n * (n - 1) for n in values]) // 2
 
 
-def _grouped_sum(numerators: np.ndarray, denominators: np.ndarray) -> Fraction:
-    """Σ numerators[i] / denominators[i] exactly, with one Fraction per distinct denominator.
-
-    Long arrays are grouped by denominator in NumPy (int64 sums, exact while they cannot
-    overflow); short ones, or values too large for that, in Python integers.
-    """
+def _grouped_sum(numerators: Iterable[int], denominators: Iterable[int]) -> Fraction:
+    """Σ numerators[i] / denominators[i] exactly: numerators summed per distinct denominator,
+    then one fraction (:func:`sum_fractions`)."""
     sums: dict[int, int] = {}
-    if len(numerators) >= VECTOR_MIN and _fits_int64(numerators):
-        top = int(denominators.max())
-        if int(denominators.min()) >= 0 and top <= 4 * len(denominators) \
-                and int(np.abs(numerators).max()) * len(numerators) < 2**53:
-            # small denominators: a bincount, whose float sums of integers stay exact here
-            grouped = np.bincount(denominators, weights=numerators, minlength=top + 1)
-            found = np.flatnonzero(grouped)
-            sums = dict(zip(found.tolist(), grouped[found].astype(np.int64).tolist()))
-        else:
-            order = np.argsort(denominators, kind="stable")
-            dens = denominators[order]
-            starts = np.flatnonzero(np.concatenate(([True], dens[1:] != dens[:-1])))
-            grouped = np.add.reduceat(np.asarray(numerators, dtype=np.int64)[order], starts)
-            sums = {d: n for d, n in zip(dens[starts].tolist(), grouped.tolist()) if n}
-    else:
-        for num, den in zip(numerators.tolist(), denominators.tolist()):
-            if num:
-                sums[den] = sums.get(den, 0) + num
+    get = sums.get
+    for num, den in zip(numerators, denominators):
+        if num:
+            sums[den] = get(den, 0) + num
     return sum_fractions(sums)
 
 
@@ -175,13 +157,6 @@ def sum_fractions(sums: dict[int, int]) -> Fraction:
     return Fraction(sum([num * (common // den) for den, num in sums.items()]), common)
 
 
-def _fits_int64(values: np.ndarray) -> bool:
-    """Can any sum of ``values`` be taken in int64 without overflow?"""
-    if values.dtype.kind not in "iu" or len(values) == 0:
-        return values.dtype.kind in "iu"
-    return int(np.abs(values).max()) * len(values) < 2**62
-
-
 def _table(key: Partition, response: Partition, table: Contingency | None) -> Contingency:
     return table if table is not None else contingency(key, response)
 
@@ -190,7 +165,7 @@ def _table(key: Partition, response: Partition, table: Contingency | None) -> Co
 def mentions(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
     """Mention identification: how many key mentions the response has, exactly."""
     t = _table(key, response, table)
-    matched = int(t.pair_common.sum())
+    matched = sum(t.pair_common)
     return Counts(matched, key.n_mentions, matched, response.n_mentions)
 
 
@@ -203,9 +178,9 @@ def muc(key: Partition, response: Partition, table: Contingency | None = None) -
     Documents without key links give recall 0 (0/0), as in the reference scorer.
     """
     t = _table(key, response, table)
-    correct = int((t.pair_common - 1).sum())
-    key_links = int((t.key_sizes - 1).sum())
-    response_links = int((t.response_sizes - 1).sum())
+    correct = sum(t.pair_common) - len(t.pair_common)
+    key_links = sum(t.key_sizes) - len(t.key_sizes)
+    response_links = sum(t.response_sizes) - len(t.response_sizes)
     return Counts(correct, key_links, correct, response_links)
 
 
@@ -215,10 +190,10 @@ def bcub(key: Partition, response: Partition, table: Contingency | None = None) 
     Recall = Σ_ij n_ij² / |K_i| over Σ_i |K_i|; precision = Σ_ij n_ij² / |R_j| over Σ_j |R_j|.
     """
     t = _table(key, response, table)
-    squares = t.pair_common ** 2
-    recall_num = _grouped_sum(squares, t.key_sizes[t.pair_key])
-    precision_num = _grouped_sum(squares, t.response_sizes[t.pair_response])
-    return Counts(recall_num, int(t.key_sizes.sum()), precision_num, int(t.response_sizes.sum()))
+    squares = [n * n for n in t.pair_common]
+    recall_num = _grouped_sum(squares, map(t.key_sizes.__getitem__, t.pair_key))
+    precision_num = _grouped_sum(squares, map(t.response_sizes.__getitem__, t.pair_response))
+    return Counts(recall_num, sum(t.key_sizes), precision_num, sum(t.response_sizes))
 
 
 def _ceaf(t: Contingency, entity_based: bool) -> Fraction:
@@ -232,23 +207,35 @@ def _ceaf(t: Contingency, entity_based: bool) -> Fraction:
     Large tables choose the best edge of every component with a single entity on a side in
     NumPy (:func:`_simple_components`) and solve only the others one by one.
     """
-    if not len(t.pair_key):
+    if not t.pair_key:
         return Fraction(0)
-    dens = t.key_sizes[t.pair_key] + t.response_sizes[t.pair_response]  # of φ4
-    if len(t.pair_key) >= VECTOR_MIN and int(dens.max()) < 2**25:
-        best, rest = _simple_components(t, dens, entity_based)
-        groups = group_pairs(t.pair_components[rest], np.arange(len(rest)))
-        local = _solve_components(groups, t.pair_key[rest].tolist(),
-                                  t.pair_response[rest].tolist(), t.pair_common[rest].tolist(),
-                                  dens[rest].tolist(), entity_based)
-        picked = np.concatenate((best, rest[np.array(local, dtype=np.int64)]))
+    key_sizes, response_sizes = t.key_sizes, t.response_sizes
+    dens = [key_sizes[k] + response_sizes[r] for k, r in zip(t.pair_key, t.pair_response)]
+    if len(dens) >= VECTOR_MIN and max(dens) < 2**25:
+        picked = _vector_ceaf(t, dens, entity_based)
     else:
-        picked = np.array(_solve_components(t.components, t.pair_key.tolist(),
-                                            t.pair_response.tolist(), t.pair_common.tolist(),
-                                            dens.tolist(), entity_based), dtype=np.int64)
+        picked = _solve_components(t.components, t.pair_key, t.pair_response, t.pair_common,
+                                   dens, entity_based)
+    common = t.pair_common
     if not entity_based:
-        return Fraction(int(t.pair_common[picked].sum()))
-    return _grouped_sum(2 * t.pair_common[picked], dens[picked])
+        return Fraction(sum([common[i] for i in picked]))
+    return _grouped_sum([2 * common[i] for i in picked], [dens[i] for i in picked])
+
+
+def _vector_ceaf(t: Contingency, dens: list[int], entity_based: bool) -> list[int]:
+    """The pairs of an optimal alignment of a large table: components with a single entity on
+    a side take their best pair in NumPy, the others are solved one by one."""
+    import numpy as np
+
+    dense = np.asarray(dens, dtype=np.int64)
+    best, rest = _simple_components(t, dense, entity_based)
+    groups = group_pairs(t.pair_components[rest], np.arange(len(rest)))
+    local = _solve_components(groups, [t.pair_key[i] for i in rest.tolist()],
+                              [t.pair_response[i] for i in rest.tolist()],
+                              [t.pair_common[i] for i in rest.tolist()],
+                              dense[rest].tolist(), entity_based)
+    picked: list[int] = np.concatenate((best, rest[np.array(local, dtype=np.int64)])).tolist()
+    return picked
 
 
 def _solve_components(groups: list[list[int]], pair_key: list[int], pair_response: list[int],
@@ -273,8 +260,7 @@ def _solve_components(groups: list[list[int]], pair_key: list[int], pair_respons
     return chosen
 
 
-def _simple_components(t: Contingency, dens: np.ndarray,
-                       entity_based: bool) -> tuple[np.ndarray, np.ndarray]:
+def _simple_components(t: Contingency, dens: Any, entity_based: bool) -> tuple[Any, Any]:
     """The best pair of every component with a single key or a single response entity
     (vectorized), and the pairs of the other components (ascending indices).
 
@@ -282,19 +268,21 @@ def _simple_components(t: Contingency, dens: np.ndarray,
     are never rounded to the same double unless they are equal, and equal weights give the
     same total whichever is chosen.
     """
+    import numpy as np
+
     labels = t.pair_components
     n = int(labels.max()) + 1
     # the distinct entities of each side per component: an entity is in one component
     key_label = np.full(len(t.key_sizes), -1, dtype=np.int64)
-    key_label[t.pair_key] = labels
+    key_label[np.asarray(t.pair_key, dtype=np.int64)] = labels
     response_label = np.full(len(t.response_sizes), -1, dtype=np.int64)
-    response_label[t.pair_response] = labels
+    response_label[np.asarray(t.pair_response, dtype=np.int64)] = labels
     rows = np.bincount(key_label[key_label >= 0], minlength=n)
     cols = np.bincount(response_label[response_label >= 0], minlength=n)
     simple = ((rows == 1) | (cols == 1))[labels]
     alone = np.bincount(labels, minlength=n)[labels] == 1  # a component of one pair
     index = np.flatnonzero(simple & ~alone)
-    common = t.pair_common[index]
+    common = np.asarray(t.pair_common, dtype=np.int64)[index]
     weight = common / dens[index] if entity_based else common
     order = np.lexsort((-weight, labels[index]))
     ordered = labels[index][order]
@@ -353,6 +341,7 @@ def _hungarian(group: list[int], rows: set[int], cols: set[int], pair_key: list[
             matrix[r][c] = weights[i]
         chosen = max_assignment(matrix)
     else:
+        import numpy as np
         from scipy.optimize import linear_sum_assignment
 
         dense = np.zeros((len(row_index), len(col_index)), dtype=np.float64)
@@ -367,7 +356,7 @@ def ceafm(key: Partition, response: Partition, table: Contingency | None = None)
     """Mention-based CEAF: Σ φ3 over Σ|K_i| (recall) and Σ|R_j| (precision)."""
     t = _table(key, response, table)
     similarity = _ceaf(t, entity_based=False)
-    return Counts(similarity, int(t.key_sizes.sum()), similarity, int(t.response_sizes.sum()))
+    return Counts(similarity, sum(t.key_sizes), similarity, sum(t.response_sizes))
 
 
 def ceafe(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
@@ -386,45 +375,52 @@ def blanc(key: Partition, response: Partition, table: Contingency | None = None)
     + Σ_ij C(n_ij, 2), with c the common mentions and c_i·, c_·j the row and column sums.
     """
     t = _table(key, response, table)
-    correct_coref = int(_pairs(t.pair_common).sum())
-    key_coref = int(_pairs(t.key_sizes).sum())
-    response_coref = int(_pairs(t.response_sizes).sum())
-    mk = int(t.key_sizes.sum())
-    mr = int(t.response_sizes.sum())
+    correct_coref = _pairs(t.pair_common)
+    key_coref = _pairs(t.key_sizes)
+    response_coref = _pairs(t.response_sizes)
+    mk = sum(t.key_sizes)
+    mr = sum(t.response_sizes)
     key_noncoref = mk * (mk - 1) // 2 - key_coref
     response_noncoref = mr * (mr - 1) // 2 - response_coref
-    c = int(t.pair_common.sum())
-    correct_noncoref = (c * (c - 1) // 2 - int(_pairs(t.key_common).sum())
-                        - int(_pairs(t.response_common).sum()) + correct_coref)
+    c = sum(t.pair_common)
+    correct_noncoref = (c * (c - 1) // 2 - _pairs(t.key_common) - _pairs(t.response_common)
+                        + correct_coref)
     return BlancCounts(
         Counts(correct_coref, key_coref, correct_coref, response_coref),
         Counts(correct_noncoref, key_noncoref, correct_noncoref, response_noncoref),
     )
 
 
-def _lea_side(sizes: np.ndarray, pair_entity: np.ndarray, pair_common: np.ndarray,
-              other_sizes_of_pair: np.ndarray) -> Fraction:
+def _lea_side(sizes: list[int], pair_entity: list[int], pair_common: list[int],
+              other_sizes: list[int], pair_other: list[int]) -> Fraction:
     """Σ_i |E_i| · resolution(E_i) for one side (Moosavi & Strube 2016, eq. 1–2).
 
     resolution(E) = Σ_j C(|E ∩ F_j|, 2) / C(|E|, 2) for |E| > 1; a singleton is resolved
     when the other side also has it as a singleton (the self-link, as in the LEA scorer).
     Because |E| / C(|E|, 2) = 2 / (|E| − 1), the sum groups by |E| − 1.
     """
-    links = np.bincount(pair_entity, weights=_pairs(pair_common),
-                        minlength=len(sizes)).astype(np.int64)
-    multi = sizes > 1
-    total = _grouped_sum(2 * links[multi], sizes[multi] - 1)
-    singleton_pairs = (sizes[pair_entity] == 1) & (other_sizes_of_pair == 1)
-    return total + int(singleton_pairs.sum())
+    links: dict[int, int] = {}  # entity -> its common links, for entities of two or more
+    singletons = 0
+    for e, n, o in zip(pair_entity, pair_common, pair_other):
+        if sizes[e] > 1:
+            if n > 1:
+                links[e] = links.get(e, 0) + n * (n - 1) // 2
+        elif other_sizes[o] == 1:
+            singletons += 1
+    sums: dict[int, int] = {}
+    for e, n in links.items():
+        sums[sizes[e] - 1] = sums.get(sizes[e] - 1, 0) + 2 * n
+    return sum_fractions(sums) + singletons
 
 
 def lea(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
     """LEA, the link-based entity-aware metric (Moosavi & Strube 2016), importance = size."""
     t = _table(key, response, table)
-    recall_num = _lea_side(t.key_sizes, t.pair_key, t.pair_common, t.response_sizes[t.pair_response])
-    precision_num = _lea_side(t.response_sizes, t.pair_response, t.pair_common,
-                              t.key_sizes[t.pair_key])
-    return Counts(recall_num, int(t.key_sizes.sum()), precision_num, int(t.response_sizes.sum()))
+    recall_num = _lea_side(t.key_sizes, t.pair_key, t.pair_common, t.response_sizes,
+                           t.pair_response)
+    precision_num = _lea_side(t.response_sizes, t.pair_response, t.pair_common, t.key_sizes,
+                              t.pair_key)
+    return Counts(recall_num, sum(t.key_sizes), precision_num, sum(t.response_sizes))
 
 
 METRICS: dict[str, Callable[..., Counts | BlancCounts]] = {
@@ -484,25 +480,25 @@ def _distinct_links(response: Partition, duplicates: dict[int, int]) -> tuple[in
     self-pair for every id held by two entities.
     """
     holders: dict[int, list[int]] = {}
-    for mention, entity in zip(response.mentions.tolist(), response.entities.tolist()):
+    for mention, entity in zip(response.mentions, response.entities):
         holders.setdefault(duplicates.get(mention, mention), []).append(entity)
     repeated = {u for u, held in holders.items() if len(held) > 1}
-    plain = np.zeros(response.n_entities, dtype=np.int64)  # per entity: its ids outside D
-    alone = np.zeros(response.n_entities, dtype=np.int64)  # per entity: ids only it holds
+    plain = [0] * response.n_entities  # per entity: its ids outside D
+    alone = [0] * response.n_entities  # per entity: ids only it holds
     for u, held in holders.items():
         if u not in repeated:
             plain[held[0]] += 1
         if len(set(held)) == 1:
             alone[held[0]] += 1
-    coref = int(_pairs(plain).sum())
+    coref = _pairs(plain)
     chains = {u: set(holders[u]) for u in repeated}
     for u in repeated:
-        coref += int(plain[list(chains[u])].sum())
+        coref += sum(plain[e] for e in chains[u])
         coref += len(chains[u]) < len(holders[u])  # twice in one entity: the pair (u, u)
     ordered = sorted(repeated)
     for a, u in enumerate(ordered):
         coref += sum(1 for v in ordered[a + 1:] if chains[u] & chains[v])
     n = len(holders)
-    noncoref = n * (n - 1) // 2 - int(_pairs(alone).sum()) \
+    noncoref = n * (n - 1) // 2 - _pairs(alone) \
         + sum(1 for u in repeated if len(chains[u]) > 1)
     return coref, noncoref
