@@ -194,32 +194,14 @@ class _DocumentBuilder:
         for a, b in zip([-1, *others], [*others, len(lines)]):
             rows_at.extend(range(a + 1, b))
             texts.extend(lines[a + 1:b])
-        tabs = list(map(str.count, texts, repeat("\t")))
-        all_tabbed = 0 not in tabs
-        if texts and not all_tabbed and max(tabs) > 0:
-            odd = next(i for i, n in enumerate(tabs) if (n > 0) != (tabs[0] > 0))
-            self.repair("conll.mixed-separators", first + rows_at[odd],
-                        "the document mixes TAB- and space-separated lines")
-        split: list[list[str]] | None = None
-        if texts and all_tabbed:
-            # the hot path: the last field and the widths, without splitting every line (the
-            # other columns are split only when tokens or OntoNotes columns are asked for)
-            cells = list(map(itemgetter(2), map(str.rpartition, texts, repeat("\t"))))
-            widths = list(map(add, tabs, repeat(1)))
-        else:
-            tabbed = [n > 0 for n in tabs]
-            split = [text.split("\t") if tab else text.split()
-                     for text, tab in zip(texts, tabbed)]
-            widths = [len(row) for row in split]
-            cells = [row.pop() if row else "" for row in split]
-        if texts and min(widths) < 2:
+        cells, widths, distinct, split = self._fields(texts, rows_at)
+        if texts and min(distinct) < 2:
             bad = next(i for i, w in enumerate(widths) if w < 2)
             raise FormatError(
                 f"expected at least 2 columns (document and coreference), found {widths[bad]}",
                 file=self.file, line=first + rows_at[bad], check="conll.too-few-columns",
             )
-        distinct_widths = set(widths)
-        if 2 in distinct_widths or 4 in distinct_widths:
+        if 2 in distinct or 4 in distinct:
             short = next(i for i, w in enumerate(widths) if w in (2, 4))
             self.repair("conll.no-word-column", first + rows_at[short],
                         f"{widths[short]}-column layout without a word column; forms set to '_'")
@@ -230,7 +212,7 @@ class _DocumentBuilder:
 
         # Token objects are built only when someone asks for them (scoring never does).
         doc.defer_tokens(len(texts), lambda: _tokens(columns(), bounds))
-        if texts and max(widths) >= 12:
+        if texts and max(distinct) >= 12:
             self._ontonotes_columns(columns(), widths, bounds, rows_at)
         marked = list(compress(count(), map(not_, map(EMPTY_SET.__contains__, cells))))
         self._coreference(marked, cells, texts, rows_at)
@@ -241,6 +223,30 @@ class _DocumentBuilder:
             lines[k][:1] != "#" for k in others))
         doc.attrs["conll_columns"] = widths[0] if widths else None
         return doc
+
+    def _fields(self, texts: list[str], rows_at: list[int]
+                ) -> tuple[list[str], list[int], set[int], list[list[str]] | None]:
+        """The coreference cell and the width (number of columns) of every token line, the
+        distinct widths, and the lines split into columns unless all are TAB-separated (their
+        other columns are then split only when tokens or OntoNotes columns are asked for)."""
+        tab_counts = set(map(str.count, texts, repeat("\t")))
+        if len(tab_counts) == 1 and 0 not in tab_counts:  # the hot path: one TAB layout
+            width = tab_counts.pop() + 1
+            cells = list(map(itemgetter(2), map(str.rpartition, texts, repeat("\t"))))
+            return cells, [width] * len(texts), {width}, None
+        tabs = list(map(str.count, texts, repeat("\t")))
+        if 0 not in tabs:
+            cells = list(map(itemgetter(2), map(str.rpartition, texts, repeat("\t"))))
+            widths = list(map(add, tabs, repeat(1)))
+            return cells, widths, set(widths), None
+        if texts and max(tabs) > 0:
+            odd = next(i for i, n in enumerate(tabs) if (n > 0) != (tabs[0] > 0))
+            self.repair("conll.mixed-separators", self.first + rows_at[odd],
+                        "the document mixes TAB- and space-separated lines")
+        split = [text.split("\t") if tab else text.split() for text, tab in zip(texts, tabs)]
+        widths = [len(row) for row in split]
+        cells = [row.pop() if row else "" for row in split]
+        return cells, widths, set(widths), split
 
     def _sentences(self, lines: list[str], rows_at: list[int],
                    others: list[int]) -> list[tuple[int, int]]:
