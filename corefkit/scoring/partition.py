@@ -8,9 +8,10 @@ entity sizes, and the sizes of the non-empty intersections ``|K_i ∩ R_j|`` (th
 table), which :func:`contingency` computes once per document in O(n).
 
 The lists are plain Python integers: a document has hundreds of mentions, where NumPy's
-per-call cost exceeds the work, and a scoring run then never imports NumPy (a twelfth of a
-short run's time). Only tables of :data:`VECTOR_MIN` pairs or more — a whole corpus scored as
-one partition by :mod:`corefkit.scoring.clusters` — find their components in NumPy.
+per-call cost exceeds the work, and a run under the reference semantics then never imports
+NumPy (a twelfth of a short run's time). Only tables of :data:`VECTOR_MIN` pairs or more — a
+whole corpus scored as one partition by :mod:`corefkit.scoring.clusters` — find their
+components in NumPy.
 """
 
 from __future__ import annotations

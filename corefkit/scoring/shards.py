@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from corefkit.converters.conll2012.reader import BEGIN_RE, parse_begin
 
 BEGIN = b"#"
+LINE_ENDS = (ord("\n"), ord("\r"))
 
 
 @dataclass(frozen=True)
@@ -39,18 +40,20 @@ def document_starts(path: str) -> list[tuple[int, tuple[str, str | None]]] | Non
         if os.fstat(handle.fileno()).st_size == 0:
             return None
         with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            position = 0 if data[:1] == BEGIN else data.find(b"\n#")
-            while position >= 0:
-                start = position if data[position:position + 1] == BEGIN else position + 1
-                end = data.find(b"\n", start)
-                text = data[start:end if end >= 0 else len(data)].decode("utf-8", "replace")
-                begin = BEGIN_RE.match(text.rstrip("\r"))
-                if begin is not None:
-                    name, part = parse_begin(begin.group(1))
-                    if not name:
-                        return None
-                    found.append((start, (name, part)))
-                position = data.find(b"\n#", start)
+            # "#" is rare in CoNLL-2012 text, so looking for it alone (memchr) and then for a
+            # line start before it is much faster than looking for "\n#" (every line end)
+            start = data.find(BEGIN)
+            while start >= 0:
+                if start == 0 or data[start - 1] in LINE_ENDS:
+                    end = data.find(b"\n", start)
+                    text = data[start:end if end >= 0 else len(data)].decode("utf-8", "replace")
+                    begin = BEGIN_RE.match(text.rstrip("\r"))
+                    if begin is not None:
+                        name, part = parse_begin(begin.group(1))
+                        if not name:
+                            return None
+                        found.append((start, (name, part)))
+                start = data.find(BEGIN, start + 1)
     return found
 
 
