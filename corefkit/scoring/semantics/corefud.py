@@ -41,7 +41,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-import numpy as np
 
 from corefkit.errors import FormatError, Repair
 from corefkit.model import IDENTITY, Document
@@ -330,13 +329,10 @@ def _assign(keys: list[UDMention], responses: list[UDMention], score) -> list[tu
         return []
     rows = _sort_order(keys)
     cols = _sort_order(responses)
-    similarity = np.zeros((len(rows), len(cols)))
-    for i, ki in enumerate(rows):
-        for j, rj in enumerate(cols):
-            similarity[i, j] = score(keys[ki], responses[rj])
-    chosen_rows, chosen_cols = linear_assignment(-similarity)
+    similarity = [[score(keys[ki], responses[rj]) for rj in cols] for ki in rows]
+    chosen_rows, chosen_cols = linear_assignment([[-v for v in row] for row in similarity])
     return [(rows[i], cols[j]) for i, j in zip(chosen_rows, chosen_cols)
-            if similarity[i, j] > 0]
+            if similarity[i][j] > 0]
 
 
 def _flatten(clusters: list[list[UDMention]], identity, keep: str) -> tuple[
@@ -533,12 +529,11 @@ def _group_overlap(group: list[tuple[int, int]], keys: list[UDMention],
     rs = [responses[n] for side, n in group if side == 1]
     if not ks or not rs:
         return 0
-    weights = np.array([[len(set(k.words) & set(r.words)) for r in rs] for k in ks],
-                       dtype=np.int64)
+    weights = [[len(set(k.words) & set(r.words)) for r in rs] for k in ks]
     if len(ks) == 1 or len(rs) == 1:
-        return int(weights.max())
+        return max(map(max, weights))
     rows, cols = linear_assignment(weights, maximize=True)
-    return int(weights[rows, cols].sum())
+    return sum(weights[r][c] for r, c in zip(rows, cols))
 
 
 def zero_anaphors(keys: list[UDMention], key_cluster: list[int], responses: list[UDMention],
