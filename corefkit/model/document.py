@@ -337,14 +337,16 @@ class Document:
         return mention
 
     def add_read_mention(self, tokens: tuple[int, ...], entity: Entity,
-                         attrs: dict[str, Any], line: int | None) -> Mention:
+                         attrs: dict[str, Any], line: int | None, head: int | None = None,
+                         min_tokens: tuple[int, ...] | None = None) -> Mention:
         """:meth:`add_mention` for a reader that guarantees what it checks.
 
-        ``tokens`` are ascending indices inside the document and ``entity`` is one of this
-        document's entities; a reader creating tens of thousands of mentions saves the checks.
+        ``tokens`` are ascending distinct indices inside the document and ``entity`` is one of
+        this document's entities; a reader creating tens of thousands of mentions saves the
+        checks.
         """
-        mention = Mention(self._next_mention_id, tokens, entity.layer, None, False, None, False,
-                          None, attrs, line)
+        mention = Mention(self._next_mention_id, tokens, entity.layer, head, False, min_tokens,
+                          False, None, attrs, line)
         self._next_mention_id += 1
         self._mentions[mention] = None
         self._entity_of[mention] = entity

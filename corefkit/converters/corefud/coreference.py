@@ -319,8 +319,11 @@ class CoreferenceReader:
             else:
                 attrs[name] = decode_value(value)
         contiguous = tokens[-1] - tokens[0] + 1 == len(tokens)
-        mention = doc.add_mention(range(tokens[0], tokens[-1] + 1) if contiguous else tokens,
-                                  entity, head=head, min_tokens=min_tokens, attrs=attrs, line=line)
+        if contiguous:  # nodes read so far, of an entity of this document
+            mention = doc.add_read_mention(tokens, entity, attrs, line, head, min_tokens)
+        else:
+            mention = doc.add_mention(tokens, entity, head=head, min_tokens=min_tokens,
+                                      attrs=attrs, line=line)
         self.starts.setdefault((eid, tokens[0]), []).append(mention)
         # a contiguous span is known by its ends (hashing every node of a long one is slow)
         where = (tokens[0], tokens[-1]) if contiguous else ("gaps", tokens)
