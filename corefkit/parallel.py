@@ -9,7 +9,6 @@ order, so output is the same as a serial run's.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -25,6 +24,8 @@ AUTO_BYTES = 8 << 20     # below this much input, processes cost more than they 
 def context() -> Any:
     """Worker processes start from a clean interpreter with corefkit loaded (forkserver where
     the platform has it: no copy of this process's threads or locks; else spawn)."""
+    import multiprocessing  # only runs with workers pay for its import
+
     if "forkserver" in multiprocessing.get_all_start_methods():
         found = multiprocessing.get_context("forkserver")
         found.set_forkserver_preload(["corefkit.converters.registry", "corefkit.scoring.engine"])
