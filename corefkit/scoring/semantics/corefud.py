@@ -173,10 +173,11 @@ def ud_document(doc: Document, *, match: str = "exact", keep_zeros: bool = True,
     head_mode = match == "head"
     clusters: list[list[UDMention]] = []
     removed_singletons = removed_zeros = 0
-    for entity in _udapi_order(doc, pos):
+    chains = {entity: doc.mentions_of(entity) for entity in doc.entities_in(IDENTITY)}
+    for entity in _udapi_order(chains, pos):
         cluster: list[UDMention] = []
         seen: set = set()
-        for mention in doc.mentions_of(entity):
+        for mention in chains[entity]:
             if not mention.tokens:
                 continue
             head = mention.head if mention.head is not None and mention.head in mention.tokens \
@@ -206,27 +207,26 @@ def ud_document(doc: Document, *, match: str = "exact", keep_zeros: bool = True,
         clusters.append(cluster)
     sentences = []
     for part in doc.sentences:
-        forms = tuple(tokens[i].form for i in range(part.start, part.stop)
-                      if not tokens[i].is_empty)
+        forms = tuple([t.form for t in tokens[part.start:part.stop] if not t.is_empty])
         sentences.append((part.sent_id, forms, part.attrs.get("line")))
     return UDDocument(doc.name, doc.pair_key(), clusters, sentences, doc.file,
                       removed_zeros, removed_singletons, bool(doc.attrs.get("conllu")))
 
 
-def _udapi_order(doc: Document, pos: list[Position]) -> list[Any]:
-    """The identity entities in the order udapi gives them to the scorer: by first mention —
-    its first node, longer first, its last node — then by eid as a string (udapi's
-    ``CorefEntity.__lt__``). The order decides which entity a repeated mention is looked up
-    in (the later one)."""
+def _udapi_order(chains: dict[Any, list[Any]], pos: list[Position]) -> list[Any]:
+    """The identity entities (``chains``: entity -> its mentions) in the order udapi gives them
+    to the scorer: by first mention — its first node, longer first, its last node — then by eid
+    as a string (udapi's ``CorefEntity.__lt__``). The order decides which entity a repeated
+    mention is looked up in (the later one)."""
     def key(entity: Any) -> tuple:
-        mentions = [m for m in doc.mentions_of(entity, ordered=False) if m.tokens]
+        mentions = [m for m in chains[entity] if m.tokens]
         if not mentions:
             return ((-1, 0), 0, (-1, 0), str(entity.attrs.get("original_id", entity.id)))
         first = min(mentions, key=lambda m: (pos[m.tokens[0]], -len(m.tokens), pos[m.tokens[-1]]))
         return (pos[first.tokens[0]], -len(first.tokens), pos[first.tokens[-1]],
                 str(entity.attrs.get("original_id", entity.id)))
 
-    return sorted(doc.entities_in(IDENTITY), key=key)
+    return sorted(chains, key=key)
 
 
 def check_alignment(key: UDDocument, response: UDDocument) -> None:
