@@ -12,12 +12,14 @@ thousands of ``refers`` edges per file, which plain dictionaries do several time
 ``networkx``); :meth:`Document.graph` returns the same structure as a
 ``networkx.MultiDiGraph`` for structural questions (cycles, components, spanning trees), and
 networkx is imported only then. Callers use the typed accessors below; nothing outside this
-module touches the storage, so it can change without touching readers, passes or metrics.
+module and :mod:`corefkit.model.storage` (mentions and refers edges, which a reader may hand
+over unbuilt) touches the storage, so it can change without touching readers, passes or
+metrics.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import ModelError, Repair
@@ -30,6 +32,7 @@ from corefkit.model.anaphora import (
     Mention,
     SetMembership,
 )
+from corefkit.model.storage import MentionStore
 from corefkit.model.text import Sentence, Token
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,7 +43,7 @@ ELEMENT_OF = "element_of"
 BRIDGE = "bridge"
 
 
-class Document:
+class Document(MentionStore):
     """A document: tokens and sentences, mentions, entities and their relations.
 
     ``id`` and ``part`` identify the document (CoNLL-2012 documents have parts; the others use
@@ -64,69 +67,13 @@ class Document:
         self.meta: dict[str, str] = {}
         self.attrs: dict[str, Any] = {}
         self.repairs: list[Repair] = []
-        # insertion-ordered sets of nodes (mentions through the ``_mentions`` property)
-        self._mention_nodes: dict[Mention, None] = {}
+        super().__init__()  # mentions and refers edges (corefkit.model.storage)
+        # insertion-ordered set of entities
         self._entities: dict[Entity, None] = {}
-        # refers edges, both directions (through ``_entity_of`` and ``_chains``)
-        self._refers: dict[Mention, Entity] = {}
-        self._chain_nodes: dict[Entity, dict[Mention, None]] = {}
-        # a reader's mentions not built yet: (entity, first token, last token, line)
-        self._pending: Sequence[tuple[Entity, int, int, int | None]] | None = None
-        self._pending_first_id = 0
         # element_of edges: (member, set) -> evidence; bridge edges: (anaphor, anchor) -> data
         self._sets: dict[tuple[Entity, Entity], tuple[Mention, ...]] = {}
         self._bridges: dict[tuple[Mention, Entity], dict[str, Any]] = {}
-        self._next_mention_id = 0
         self._next_entity_id = 0
-
-    # ------------------------------------------------------------------ storage
-    # Every method reaches mentions and refers edges through these three properties, so a
-    # reader's deferred mentions (:meth:`defer_mentions`) are built before anything sees them.
-    @property
-    def _mentions(self) -> dict[Mention, None]:
-        if self._pending is not None:
-            self._build_pending()
-        return self._mention_nodes
-
-    @property
-    def _entity_of(self) -> dict[Mention, Entity]:
-        if self._pending is not None:
-            self._build_pending()
-        return self._refers
-
-    @property
-    def _chains(self) -> dict[Entity, dict[Mention, None]]:
-        if self._pending is not None:
-            self._build_pending()
-        return self._chain_nodes
-
-    def defer_mentions(self, spans: Sequence[tuple[Entity, int, int, int | None]]) -> None:
-        """Let a reader hand over contiguous mentions as (entity, first token, last token,
-        source line), to be built as :class:`Mention` objects when something first asks for
-        mentions; :meth:`chain_extents` reads them without building them.
-
-        The mentions get the ids and the creation order they would have had if the reader had
-        added them now, one after the other; the reader guarantees what
-        :meth:`add_read_mention` assumes (tokens inside the document, entities of this one).
-        """
-        if not spans:
-            return
-        if self._pending is not None:
-            self._build_pending()
-        self._pending = spans
-        self._pending_first_id = self._next_mention_id
-        self._next_mention_id += len(spans)
-
-    def _build_pending(self) -> None:
-        spans, self._pending = self._pending, None
-        assert spans is not None
-        nodes, refers, chains = self._mention_nodes, self._refers, self._chain_nodes
-        for number, (entity, first, last, line) in enumerate(spans, self._pending_first_id):
-            mention = Mention(number, tuple(range(first, last + 1)), entity.layer, None, False,
-                              None, False, None, None, line)
-            nodes[mention] = None
-            refers[mention] = entity
-            chains[entity][mention] = None
 
     def chain_extents(self, layer: str = IDENTITY) -> list[list[tuple[int, ...]]]:
         """The mentions of each non-pseudo entity of ``layer`` (entities in creation order,
