@@ -9,9 +9,9 @@ table), which :func:`contingency` computes once per document in O(n).
 
 The lists are plain Python integers: a document has hundreds of mentions, where NumPy's
 per-call cost exceeds the work, and a run under the reference semantics then never imports
-NumPy (a twelfth of a short run's time). Only tables of :data:`VECTOR_MIN` pairs or more — a
-whole corpus scored as one partition by :mod:`corefkit.scoring.clusters` — find their
-components in NumPy.
+NumPy (a twelfth of a short run's time). Only a whole batch of documents scored as one
+partition by :mod:`corefkit.scoring.clusters` — :data:`VECTOR_MENTIONS` key mentions or
+:data:`VECTOR_MIN` pairs — is counted and split into components in NumPy.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from typing import Any
 
 # From this many pairs on, components are found by vectorized code (NumPy) rather than in Python.
 VECTOR_MIN = 20_000
+# ... and from this many key mentions on, the contingency table is counted in NumPy
+VECTOR_MENTIONS = 200_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -193,6 +195,8 @@ def contingency(key: Partition, response: Partition) -> Contingency:
     response_sizes = response.sizes
     if key.n_mentions == 0 or response.n_mentions == 0:
         return Contingency(key_sizes, response_sizes, [], [], [])
+    if key.n_mentions >= VECTOR_MENTIONS:
+        return _vector_contingency(key, response)
     response_entity = dict(zip(response.mentions, response.entities))
     # counted in C: (key entity, response entity or None) of every key mention
     counts = Counter(zip(key.entities, map(response_entity.get, key.mentions)))
@@ -203,6 +207,25 @@ def contingency(key: Partition, response: Partition) -> Contingency:
             pair_response.append(r)
             pair_common.append(n)
     return Contingency(key_sizes, response_sizes, pair_key, pair_response, pair_common)
+
+
+def _vector_contingency(key: Partition, response: Partition) -> Contingency:
+    """:func:`contingency` of partitions with hundreds of thousands of mentions (a batch of
+    documents scored as one), in NumPy; pairs in (key entity, response entity) order."""
+    import numpy as np
+
+    key_mentions = np.asarray(key.mentions, dtype=np.int64)
+    response_mentions = np.asarray(response.mentions, dtype=np.int64)
+    size = int(max(key_mentions.max(), response_mentions.max())) + 1
+    response_entity = np.full(size, -1, dtype=np.int64)
+    response_entity[response_mentions] = np.asarray(response.entities, dtype=np.int64)
+    found = response_entity[key_mentions]
+    shared = found >= 0
+    width = max(response.n_entities, 1)
+    codes = np.asarray(key.entities, dtype=np.int64)[shared] * width + found[shared]
+    cells, counts = np.unique(codes, return_counts=True)
+    return Contingency(key.sizes, response.sizes, (cells // width).tolist(),
+                       (cells % width).tolist(), counts.tolist())
 
 
 def group_pairs(labels: Any, pairs: Any) -> list[list[int]]:

@@ -275,16 +275,19 @@ def test_vectorized_paths_equal_the_python_ones(monkeypatch):
                 r[a][0], r[b][-1] = r[b][-1], r[a][0]
         key.append([c for c in k if c])
         response.append([c for c in r if c])
+    def thresholds(value: int) -> None:
+        monkeypatch.setattr(partition, "VECTOR_MIN", value)
+        monkeypatch.setattr(standard, "VECTOR_MIN", value)
+        monkeypatch.setattr(partition, "VECTOR_MENTIONS", value)
+
+    thresholds(8)
     fast = corefkit.score_clusters(key, response, "all", documents=True)
-    monkeypatch.setattr(partition, "VECTOR_MIN", 10**9)
-    monkeypatch.setattr(standard, "VECTOR_MIN", 10**9)
-    slow = corefkit.score_clusters(key, response, "all", documents=True)
-    assert_same(fast, slow)
-    one = corefkit.score_clusters([m for d in key for m in d], [m for d in response for m in d])
-    monkeypatch.setattr(partition, "VECTOR_MIN", 8)
-    monkeypatch.setattr(standard, "VECTOR_MIN", 8)
-    assert_same(corefkit.score_clusters([m for d in key for m in d],
-                                        [m for d in response for m in d]), one)
+    one_fast = corefkit.score_clusters([m for d in key for m in d],
+                                       [m for d in response for m in d])
+    thresholds(10**9)
+    assert_same(fast, corefkit.score_clusters(key, response, "all", documents=True))
+    assert_same(one_fast, corefkit.score_clusters([m for d in key for m in d],
+                                                  [m for d in response for m in d]))
 
 
 @pytest.mark.parametrize("top", [6, 10**6, 10**12])
