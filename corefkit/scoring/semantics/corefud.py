@@ -61,10 +61,14 @@ Position = tuple[int, int]  # (word number in the document, empty node K; 0 for 
 Parent = tuple[int, int, int]  # an enhanced-dependency parent: (sentence, word N, K)
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True, slots=True)
 class UDMention:
     """A mention as the CorefUD scorer sees it: node positions, head, zero flag, and the
-    sentence and enhanced dependencies of the head (for matching zeros by dependencies)."""
+    sentence and enhanced dependencies of the head (for matching zeros by dependencies).
+
+    Treated as a value (hashed, never changed after it is made); not declared frozen because a
+    frozen dataclass sets each field through ``object.__setattr__``, which made building the
+    mentions of a GUM-sized corpus five times slower (0.085 s against 0.017 s for 48,000)."""
 
     words: tuple[Position, ...]                   # sorted
     head: Position
