@@ -56,17 +56,11 @@ class DocumentMentions:
     labels: list[list[Any]] | None = None  # parallel to clusters, when a labeler was given
 
 
-def _reference_order(mention: Mention) -> tuple[int, bool]:
-    """Where the reference scorer's reader puts a mention in its entity: by the line it ends
-    on, a one-token mention before a longer one closing there (the sort is stable, so ties keep
-    the order the mentions were read in)."""
-    tokens = mention.tokens
-    return (tokens[-1] if tokens else -1, len(tokens) > 1)
-
-
-def _extent_order(extent: tuple[int, ...]) -> tuple[int, bool]:
-    """:func:`_reference_order` of the mention of an extent (a discontinuous mention's extent
-    has two or more different tokens, a contiguous one's is (first, last))."""
+def _reference_order(extent: tuple[int, ...]) -> tuple[int, bool]:
+    """Where the reference scorer's reader puts the mention of an extent in its entity: by the
+    line it ends on, a one-token mention before a longer one closing there (the sort is
+    stable, so ties keep the order the mentions were read in). A discontinuous mention's extent
+    is its two or more tokens, a contiguous one's (first, last)."""
     return (extent[-1], extent[0] != extent[-1]) if extent else (-1, False)
 
 
@@ -79,11 +73,12 @@ def document_mentions(doc: Document, labeler: Labeler | None = None) -> Document
     labels = None
     clusters: list[list[MatchKey]]
     if labeler is None:
-        extents = [sorted(chain, key=_extent_order) if len(chain) > 1 else chain
+        extents = [sorted(chain, key=_reference_order) if len(chain) > 1 else chain
                    for chain in doc.chain_extents(IDENTITY)]
         clusters = cast("list[list[MatchKey]]", extents)
     else:
-        chains = [sorted(doc.mentions_of(e, ordered=False), key=_reference_order)
+        chains = [sorted(doc.mentions_of(e, ordered=False),
+                         key=lambda m: _reference_order(m.extent))
                   for e in doc.entities_in(IDENTITY)]
         clusters = [[match_key(m) for m in chain] for chain in chains]
         labels = [[labeler(doc, m) for m in chain] for chain in chains]
