@@ -230,16 +230,15 @@ class _DocumentBuilder:
         distinct widths, and the lines split into columns unless all are TAB-separated (their
         other columns are then split only when tokens or OntoNotes columns are asked for)."""
         tab_counts = set(map(str.count, texts, repeat("\t")))
-        if len(tab_counts) == 1 and 0 not in tab_counts:  # the hot path: one TAB layout
-            width = tab_counts.pop() + 1
+        if 0 not in tab_counts:  # every line TAB-separated: the last field, no splitting
             cells = list(map(itemgetter(2), map(str.rpartition, texts, repeat("\t"))))
-            return cells, [width] * len(texts), {width}, None
-        tabs = list(map(str.count, texts, repeat("\t")))
-        if 0 not in tabs:
-            cells = list(map(itemgetter(2), map(str.rpartition, texts, repeat("\t"))))
-            widths = list(map(add, tabs, repeat(1)))
+            if len(tab_counts) == 1:  # the hot path: one layout, no per-line widths to count
+                width = tab_counts.pop() + 1
+                return cells, [width] * len(texts), {width}, None
+            widths = list(map(add, map(str.count, texts, repeat("\t")), repeat(1)))
             return cells, widths, set(widths), None
-        if texts and max(tabs) > 0:
+        tabs = list(map(str.count, texts, repeat("\t")))  # some are 0: spaces separate there
+        if max(tabs) > 0:
             odd = next(i for i, n in enumerate(tabs) if (n > 0) != (tabs[0] > 0))
             self.repair("conll.mixed-separators", self.first + rows_at[odd],
                         "the document mixes TAB- and space-separated lines")
