@@ -22,7 +22,6 @@ come back unscored and are paired here, so the result never depends on how files
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -31,15 +30,14 @@ from corefkit.errors import CorefkitError, Repair, UsageError
 from corefkit.parallel import AUTO_BYTES, context
 from corefkit.scoring.config import ScoreConfig
 from corefkit.scoring.engine import (
-    COLLECT_EVERY,
     DocumentScorer,
     Pairing,
     Reduced,
     Totals,
+    collector_paused,
     is_paths,
     misaligned,
     pair_documents,
-    collector_paused,
     reduced_documents,
     run_serial,
     score_pairs,
@@ -149,14 +147,13 @@ def score_group(config: ScoreConfig, keys: list[str] | FileRange,
     totals = Totals(config)
     pairing = Pairing()
     unpaired: list[Reduced] = []
-    with collector_paused():
+    with collector_paused() as scored:
         for key, answer in pair_documents(key_docs, response_docs, pairing):
             if answer is None:
                 unpaired.append(key)
             else:
                 totals.add(scorer.score(key, answer))
-                if totals.documents % COLLECT_EVERY == 0:
-                    gc.collect()
+                scored()
     return totals, unpaired, pairing.extra, repairs
 
 
