@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 from corefkit.model import IDENTITY, Document, Mention
 from corefkit.scoring.align import AlignedDocument, Alignment, Labeler
 from corefkit.scoring.metrics.split import best_assignment
-from corefkit.scoring.metrics.standard import Counts
+from corefkit.scoring.metrics.standard import Counts, sum_fractions
 from corefkit.scoring.partition import Partition
 from corefkit.scoring.semantics import ExactExtents
 
@@ -106,30 +106,26 @@ def _muc(clusters: Clusters, other: dict[CovalMention, int]) -> tuple[int, int]:
 
 
 def _bcub(clusters: Clusters, other: dict[CovalMention, int]) -> tuple[Fraction, int]:
-    total = Fraction(0)
-    size = 0
+    sums: dict[int, int] = {}  # entity size -> Σ n² over its entities
     for c in clusters:
         counts = Counter(other[m] for m in c if m in other)
-        total += Fraction(sum(n * n for n in counts.values()), len(c))
-        size += len(c)
-    return total, size
+        sums[len(c)] = sums.get(len(c), 0) + sum(n * n for n in counts.values())
+    return sum_fractions(sums), sum(len(c) for c in clusters)
 
 
 def _lea(clusters: Clusters, others: Clusters, other: dict[CovalMention, int]
          ) -> tuple[Fraction, int]:
-    total = Fraction(0)
-    size = 0
+    sums: dict[int, int] = {}  # |E| - 1 -> Σ 2·links found (|E| / C(|E|, 2) = 2 / (|E| - 1))
+    singletons = 0
     for c in clusters:
         n = len(c)
         if n == 1:
-            found = 1 if c[0] in other and len(others[other[c[0]]]) == 1 else 0
-            total += found
+            singletons += c[0] in other and len(others[other[c[0]]]) == 1
         else:
             common = sum(1 for i, m in enumerate(c) if m in other
                          for m2 in c[i + 1:] if m2 in other and other[m] == other[m2])
-            total += Fraction(n * common * 2, n * (n - 1))
-        size += n
-    return total, size
+            sums[n - 1] = sums.get(n - 1, 0) + 2 * common
+    return sum_fractions(sums) + singletons, sum(len(c) for c in clusters)
 
 
 def _ceafe(key: Clusters, response: Clusters) -> Fraction:
