@@ -16,7 +16,7 @@ import pytest
 
 import corefkit
 from corefkit.errors import UsageError
-from tests.conftest import CONFORMANCE
+from tests.conftest import CONFORMANCE, peer_cases
 
 COVAL_METRICS = ("muc", "bcub", "ceafe", "lea")
 
@@ -28,18 +28,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "coval"
 READER_QUIRK = {"011-TC-A-8", "012-TC-A-9"}
 
 
-def _cases():
-    for suite in ("reference-tc.json", "coval-sanity.json"):
-        for case in json.loads((CONFORMANCE / suite).read_text())["cases"]:
-            if "coval" in case["peer_output"]:
-                marks = [pytest.mark.xfail(strict=True, reason="coval's reader misreads `(1(3`; "
-                                           "see READER_QUIRK")] \
-                    if case["id"] in READER_QUIRK else []
-                yield pytest.param(case, id=f"{suite.removesuffix('.json')}:{case['id']}",
-                                   marks=marks)
-
-
-CASES = list(_cases())
+CASES = peer_cases("coval", {case: "coval's reader misreads `(1(3`; see READER_QUIRK"
+                             for case in READER_QUIRK})
 
 
 def test_every_case_has_coval_output():

@@ -15,20 +15,13 @@ import pytest
 
 import corefkit
 from corefkit.errors import UsageError
-from tests.conftest import CONFORMANCE
+from tests.conftest import CONFORMANCE, peer_cases
 
 SCORCH_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "scorch"
 
 
-def _cases():
-    for suite in ("reference-tc.json", "coval-sanity.json"):
-        for case in json.loads((CONFORMANCE / suite).read_text())["cases"]:
-            if "scorch(cli)" in case["peer_output"]:
-                yield pytest.param(case, id=f"{suite.removesuffix('.json')}:{case['id']}")
-
-
-CASES = list(_cases())
+CASES = peer_cases("scorch(cli)")
 
 
 def test_every_case_has_scorch_output():
