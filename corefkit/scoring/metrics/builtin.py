@@ -15,9 +15,9 @@ from corefkit.scoring.metrics import split, standard
 from corefkit.scoring.metrics.registry import (
     ALIGNMENT,
     BUILTIN,
+    COVAL,
     DERIVED,
     PARTITION,
-    COVAL,
     SCORCH,
     SEMANTICS,
     MetricSpec,

@@ -41,7 +41,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-
 from corefkit.errors import FormatError, Repair
 from corefkit.model import IDENTITY, Document
 from corefkit.scoring.align import AlignedDocument, Alignment, Labeler, note
