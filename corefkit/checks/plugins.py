@@ -4,7 +4,8 @@ A format plugin is the ``checks`` module of the format's package
 (``corefkit/converters/<format>/checks.py``): it registers the checks of its format (the
 reader's repair and rejection ids plus checks of its own) and exposes ``PLUGIN``, a
 :class:`FormatPlugin`. Adding a format to the validator means writing that module; nothing else
-in the validator changes.
+in the validator changes. :func:`corefkit.converters.registry.plugin_for` finds a format's
+plugin.
 
 Checks report :class:`Incident` records; the engine turns them into located findings with the
 registry's level, severity and explanation.
@@ -12,12 +13,10 @@ registry's level, severity and explanation.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from corefkit.converters.conllu_comments import SENT_ID_RE
 from corefkit.model import Document, Entity, Mention
 
 
@@ -76,38 +75,6 @@ class FormatPlugin:
     mention_place: Callable[[Document, Mention], tuple[str | None, int | None]] | None = None
     token_line: Callable[[str, int | None, int], int | None] | None = None
     words_known: Callable[[Document], bool] | None = None
-
-
-_PLUGINS: dict[str, FormatPlugin] = {}
-_LOADED = False
-
-
-def load_all() -> None:
-    """Import the model checks and every plugin module (each registers its checks)."""
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    from corefkit.converters.registry import formats
-
-    importlib.import_module("corefkit.validation.model")
-    importlib.import_module("corefkit.validation.pair")
-    for spec in formats():
-        try:
-            module = spec.checks()
-        except ModuleNotFoundError as exc:  # a format without checks of its own
-            if exc.name != spec.package + ".checks":
-                raise
-            continue
-        _PLUGINS[spec.name] = module.PLUGIN
-
-
-def plugin_for(format: str | None) -> FormatPlugin:
-    """The plugin of a format; formats without one get the model checks only."""
-    load_all()
-    if format is None:
-        return FormatPlugin("")
-    return _PLUGINS.get(format) or FormatPlugin(format)
 
 
 # ---------------------------------------------------------------------------- shared helpers
@@ -202,26 +169,3 @@ def crossing(a: Mention, b: Mention) -> bool:
         return (a.start < b.start <= a.end < b.end) or (b.start < a.start <= b.end < a.end)
     sa, sb = set(a.tokens), set(b.tokens)
     return bool(sa & sb) and not sa <= sb and not sb <= sa
-
-
-def sent_id_incidents(doc: Document, seen: dict[str, int | None], unique: str,
-                      single: str) -> Iterator[Incident]:
-    """The UD validator's sent_id tests for CoNLL-U based files: a sentence with two
-    ``# sent_id`` lines (check ``single``), and a sent_id used before in the file (``unique``;
-    ``seen`` maps the file's sent_ids so far to their lines and is updated)."""
-    for sentence in doc.sentences:
-        line = sentence.attrs.get("line")
-        line = line if isinstance(line, int) else doc.line
-        stated = [c for c in sentence.comments if SENT_ID_RE.match(c)]
-        if len(stated) > 1:
-            yield Incident(single, f"the sentence has {len(stated)} '# sent_id' lines; keep one",
-                           line, sentence.sent_id)
-        sid = sentence.sent_id
-        if sid is None:
-            continue
-        if sid in seen:
-            where = f" (line {seen[sid]})" if seen[sid] is not None else ""
-            yield Incident(unique, f"sent_id {sid!r} is used by an earlier sentence{where}; "
-                           "sent_ids must be unique in a file", line, sid)
-        else:
-            seen[sid] = line

@@ -13,6 +13,11 @@ check looks, and ``--level N`` runs the checks of levels 1..N:
 Reader repairs and rejections (``formats/README.md``) are findings under the reader's own check
 ids, so the ids here and on the format pages are the same thing. A *finding* is one
 occurrence, located by file and line.
+
+The registry holds the checks registered so far; modules register theirs when imported (each
+format's ``checks`` module, loaded by :func:`corefkit.converters.registry.load_format_checks`,
+and the model, file and pair checks of :mod:`corefkit.validation`, which that package
+imports). :mod:`corefkit.validation.catalog` looks checks up after loading them all.
 """
 
 from __future__ import annotations
@@ -118,23 +123,16 @@ def register(*checks: Check) -> None:
         _CHECKS[check.id] = check
 
 
-def _loaded() -> dict[str, Check]:
-    # The format plugins register their checks when imported; importing them here keeps the
-    # registry complete whichever module a caller imported first.
-    from corefkit.validation import plugins
-
-    plugins.load_all()
-    return _CHECKS
-
-
 def get_check(check_id: str) -> Check | None:
-    """The registered check with this id, or None."""
-    return _loaded().get(check_id)
+    """The registered check with this id, or None (of the checks registered so far:
+    :func:`corefkit.validation.catalog.get_check` first loads every module that registers
+    checks)."""
+    return _CHECKS.get(check_id)
 
 
 def all_checks() -> list[Check]:
-    """Every registered check, sorted by (format, id); the model checks come first."""
-    return sorted(_loaded().values(), key=lambda c: (c.format or "", c.id))
+    """Every check registered so far, sorted by (format, id); the model checks come first."""
+    return sorted(_CHECKS.values(), key=lambda c: (c.format or "", c.id))
 
 
 def unregistered(check_id: str, *, rejected: bool) -> Check:
@@ -151,8 +149,9 @@ def unregistered(check_id: str, *, rejected: bool) -> Check:
 
 
 def expand_patterns(patterns: Iterable[str], option: str) -> frozenset[str]:
-    """Check ids named by ids or shell patterns (``conll.*``); unknown names are usage errors."""
-    ids = sorted(_loaded())
+    """Check ids named by ids or shell patterns (``conll.*``) among the checks registered so
+    far; unknown names are usage errors."""
+    ids = sorted(_CHECKS)
     chosen: set[str] = set()
     for pattern in patterns:
         for piece in pattern.split(","):

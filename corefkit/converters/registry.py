@@ -24,6 +24,8 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
+from corefkit.checks.plugins import FormatPlugin
+from corefkit.checks.registry import get_check
 from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
 from corefkit.converters.io import (
     atomic_directory_output,
@@ -74,6 +76,36 @@ def get(name: str) -> FormatSpec:
 
 def formats() -> list[FormatSpec]:
     return sorted(FORMATS.values(), key=lambda s: s.name)
+
+
+# ---------------------------------------------------------------------------- checks
+_PLUGINS: dict[str, FormatPlugin] = {}
+_CHECKS_LOADED = False
+
+
+def load_format_checks() -> None:
+    """Import every format's ``checks`` module: each registers its checks
+    (:mod:`corefkit.checks.registry`) and exposes its validation ``PLUGIN``."""
+    global _CHECKS_LOADED
+    if _CHECKS_LOADED:
+        return
+    _CHECKS_LOADED = True
+    for spec in formats():
+        try:
+            module = spec.checks()
+        except ModuleNotFoundError as exc:  # a format without checks of its own
+            if exc.name != spec.package + ".checks":
+                raise
+            continue
+        _PLUGINS[spec.name] = module.PLUGIN
+
+
+def plugin_for(format: str | None) -> FormatPlugin:
+    """The validation plugin of a format; formats without one get the model checks only."""
+    load_format_checks()
+    if format is None:
+        return FormatPlugin("")
+    return _PLUGINS.get(format) or FormatPlugin(format)
 
 
 # ---------------------------------------------------------------------------- detection
@@ -255,7 +287,7 @@ def read(path: Any, format: str | None = None, *, lenient: bool = False,
     ``options`` are reader options; each goes to the formats that declare it, and one that no
     format of the input declares is a usage error. Strict by default: a repair of malformed
     input (a reader check that is refused, see
-    :attr:`corefkit.validation.checks.Check.refused`) or a file without documents is a
+    :attr:`corefkit.checks.registry.Check.refused`) or a file without documents is a
     :class:`FormatError` naming file and line; ``lenient`` keeps the repairs (each is in the
     document's ``repairs``).
     """
@@ -330,8 +362,7 @@ def _strict(docs: Iterator[Document], file: str, lenient: bool,
             doc.source_format = fmt
             yield doc
         return
-    from corefkit.validation.checks import get_check  # the checks say what is malformed
-
+    load_format_checks()  # the readers' checks say what is malformed
     count = 0
     for doc in docs:
         doc.source_format = fmt

@@ -112,7 +112,7 @@ class DocumentScorer:
 def document_words(doc: Document) -> list[str] | None:
     """A document's words (empty nodes left out: zeros are annotation, not text); None when
     its format has none (CoNLL-2012 layouts without a word column)."""
-    from corefkit.validation.plugins import plugin_for
+    from corefkit.converters.registry import plugin_for
 
     known = plugin_for(doc.source_format).words_known
     if known is not None and not known(doc):

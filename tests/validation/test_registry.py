@@ -6,9 +6,8 @@ import re
 
 import pytest
 
-from corefkit.converters.registry import formats, get
+from corefkit.converters.registry import formats, get, plugin_for
 from corefkit.validation import all_checks, get_check
-from corefkit.validation.plugins import plugin_for
 from tests.conftest import ROOT
 
 PREFIX = {"conll2012": "conll", "corefud": "corefud", "lcc": "lcc", "mmax2": "mmax2",
