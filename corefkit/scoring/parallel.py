@@ -46,6 +46,8 @@ from corefkit.scoring.engine import (
 if TYPE_CHECKING:
     from corefkit.scoring.shards import FileRange
 
+# what the workers run, loaded once in the fork server (corefkit.parallel.context)
+PRELOAD = ("corefkit.scoring.engine",)
 BATCH = 16               # reduced documents per message between processes
 QUEUE = 8                # batches in flight per reader
 
@@ -188,7 +190,7 @@ def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=min(jobs, len(groups)),
-                                 mp_context=context()) as pool:
+                                 mp_context=context(PRELOAD)) as pool:
             futures = [pool.submit(score_group, config, k, r) for k, r in groups]
             return _merge_groups(config, (f.result() for f in futures), progress)
     pair = _one_conll2012_pair(config, groups)
@@ -197,7 +199,7 @@ def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
 
         from corefkit.scoring.shards import document_shards
 
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context()) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context(PRELOAD)) as pool:
             for _ in range(jobs):  # the workers start while this process scans the files
                 pool.submit(_started)
             shards = document_shards(*pair, jobs)
@@ -230,7 +232,7 @@ def _two_readers(config: ScoreConfig, key: Any, response: Any,
                  progress: Callable[[int], None] | None
                  ) -> tuple[Totals, Pairing, list[Repair]]:
     """One process reads and reduces the key, another the response; this one pairs and scores."""
-    processes = context()
+    processes = context(PRELOAD)
     queues = {side: processes.Queue(QUEUE) for side in ("key", "response")}
     workers = {side: processes.Process(target=_reader, args=(config, source, side, queues[side]),
                                      daemon=True)
