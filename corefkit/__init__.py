@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from corefkit.model import Document
     from corefkit.report.build import Report
     from corefkit.scoring.clusters import Scorer
-    from corefkit.scoring.error_report import AnalysisReport
+    from corefkit.diagnosis.report import AnalysisReport
     from corefkit.scoring.report import ScoreReport
 
 
@@ -76,8 +76,8 @@ def score_clusters(key: Any, response: Any, metrics: Any = None, **options: Any)
 
 def analyze(key: Any, response: Any, **options: Any) -> AnalysisReport:
     """Categorise a response's errors against a key (Kummerfeld & Klein 2013), as
-    ``corefkit analyze`` does; see :func:`corefkit.scoring.error_analysis.analyze`."""
-    from corefkit.scoring.error_analysis import analyze as _analyze
+    ``corefkit analyze`` does; see :func:`corefkit.diagnosis.engine.analyze`."""
+    from corefkit.diagnosis.engine import analyze as _analyze
 
     return _analyze(key, response, **options)
 

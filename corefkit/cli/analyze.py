@@ -85,7 +85,7 @@ def analyze(key: str, response: str, output_format: str, limit: int | None,
     alone and after fixing them one after another, up to a perfect score. Files are read and
     aligned as 'score' reads them.
     """
-    from corefkit.scoring.error_analysis import analyze as run
+    from corefkit.diagnosis.engine import analyze as run
 
     report = run(key, response, format=input_format, key_format=key_format,
                  response_format=response_format, semantics=semantics, profile=profile,

@@ -1,6 +1,6 @@
 """``corefkit compare``: systems × datasets, generalization gaps and significance tests.
 
-The click command only; the work is :func:`corefkit.scoring.compare.compare`. Importing this
+The click command only; the work is :func:`corefkit.evaluation.compare.compare`. Importing this
 module imports click alone, so that ``corefkit --help`` stays fast.
 """
 
@@ -94,8 +94,8 @@ def compare(keys: tuple[str, ...], responses: tuple[str, ...], labels: tuple[str
     """
     import os
 
-    from corefkit.scoring.compare import SettingSpec
-    from corefkit.scoring.compare import compare as run
+    from corefkit.evaluation.compare import SettingSpec
+    from corefkit.evaluation.compare import compare as run
 
     if not keys:
         raise UsageError("give at least one setting: --key FILE --response FILE --label NAME")

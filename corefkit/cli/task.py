@@ -1,4 +1,5 @@
-"""``corefkit task TASK SUBMISSIONS/``: the click command over :func:`corefkit.task.run_task`.
+"""``corefkit task TASK SUBMISSIONS/``: the click command over
+:func:`corefkit.evaluation.task.run_task`.
 
 Importing this module imports click alone; the task runner is imported when the command
 runs. The leaderboard goes to stdout (table, JSON or CSV); rejections and warnings to stderr
@@ -48,7 +49,7 @@ def task(task_file: str, submissions: str, output: str | None, output_format: st
     \b
       corefkit task examples/task/task.toml examples/task/submissions -o /tmp/board
     """
-    from corefkit.task import run_task
+    from corefkit.evaluation.task import run_task
 
     def progress(name: str, stage: str) -> None:
         if not quiet and sys.stderr.isatty():

@@ -39,7 +39,7 @@ not a divided or conflated entity (``docs/deviations.md`` §7 lists every differ
 
 corefkit adds, language-independently: ``extra_zero`` and ``missing_zero`` (an Extra or
 Missing Mention that is a zero, an empty node) and, in UA semantics, the split-antecedent
-categories of :mod:`corefkit.scoring.error_analysis`. Zeros count as pronouns in the rules
+categories of :mod:`corefkit.diagnosis.engine`. Zeros count as pronouns in the rules
 above.
 
 Everything here works on mention indices of one aligned document

@@ -4,7 +4,7 @@ Key and response are read, normalized, reduced and aligned exactly as ``corefkit
 it (the run's :class:`~corefkit.scoring.config.ScoreConfig`: format, semantics, matching,
 zeros, singletons, passes), so that the errors are those of the scorer's own alignment: under
 ``--match partial`` or ``head`` a mention the scorer matches is no span error. The aligned
-mentions are then described for :mod:`corefkit.scoring.errors` and mapped back to the
+mentions are then described for :mod:`corefkit.diagnosis.categories` and mapped back to the
 document's mentions, which give every error its text, tokens and source line.
 
 Language-independent facts, never English word lists or head tables:
@@ -35,10 +35,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from corefkit.analysis.mention_types import PRONOUN, ZERO, MentionTyper
+from corefkit.diagnosis import categories as E
+from corefkit.diagnosis.report import (
+    AnalysisError,
+    AnalysisReport,
+    DocumentAnalysis,
+    ErrorMention,
+    build_report,
+    size_bucket,
+)
 from corefkit.errors import FormatError, Repair
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Mention
 from corefkit.model.syntax import span_parents, tree_head
-from corefkit.scoring import errors as E
 from corefkit.scoring.align import match_key
 from corefkit.scoring.config import ScoreConfig
 from corefkit.scoring.engine import (
@@ -46,14 +54,6 @@ from corefkit.scoring.engine import (
     documents_of,
     same_words,
     side_options,
-)
-from corefkit.scoring.error_report import (
-    AnalysisError,
-    AnalysisReport,
-    DocumentAnalysis,
-    ErrorMention,
-    build_report,
-    size_bucket,
 )
 from corefkit.scoring.metrics.standard import Counts
 from corefkit.scoring.semantics.corefud import CorefUDAlignment, positions
@@ -430,11 +430,12 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
     and aligned under the same options (format, semantics, profile, matching, zeros,
     singletons, passes, reader options, strict unless ``lenient``). ``type_table`` names the
     mention-type table (:mod:`corefkit.analysis.mention_types`); ``anchors`` which part of an
-    entity the others are split from and merged into (:func:`corefkit.scoring.errors.transform`:
+    entity the others are split from and merged into
+    (:func:`corefkit.diagnosis.categories.transform`:
     ``agreed``, or ``analyser`` for the Berkeley analyser's rule). Returns an
-    :class:`~corefkit.scoring.error_report.AnalysisReport`.
+    :class:`~corefkit.diagnosis.report.AnalysisReport`.
     """
-    from corefkit import __version__
+    from corefkit._version import __version__
     from corefkit.errors import UsageError
     from corefkit.scoring.engine import source_name
 

@@ -4,7 +4,7 @@ Its JSON follows ``corefkit/schemas/analysis-report.schema.json``; the table and
 same content. Scores are fractions in [0, 1] with their exact values as strings (as in the
 score report): ``original`` is the response as it is, ``alone`` each category fixed by
 itself, ``cumulative`` the categories fixed one after another in the fixed order of
-:data:`corefkit.scoring.errors.CATEGORIES`, ending at the key (a perfect score).
+:data:`corefkit.diagnosis.categories.CATEGORIES`, ending at the key (a perfect score).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 from corefkit.analysis.mention_types import TYPES
+from corefkit.diagnosis.categories import TITLES
 from corefkit.errors import Repair
-from corefkit.scoring.errors import TITLES
 from corefkit.scoring.metrics.standard import CONLL_COMPONENTS, Counts
 from corefkit.scoring.report import MetricResult, fraction_text
 

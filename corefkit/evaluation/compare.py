@@ -571,7 +571,7 @@ def compare(
     gaps, tests and intervals use (``f1``, ``recall``, ``precision``; conll is always F1).
     ``score_options`` go to :func:`corefkit.scoring.api.score` (``format``, ``match``, ...).
     """
-    from corefkit import __version__
+    from corefkit._version import __version__
     from corefkit.analysis.predicates import resolve_predicates
     from corefkit.scoring.api import parse_metrics
     from corefkit.scoring.api import score as run

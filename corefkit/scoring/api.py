@@ -132,7 +132,7 @@ def score(
 def _report(config: ScoreConfig, strategy: Any, totals: Totals, pairing: Any, repairs: list[Any],
             key: Any, response: Any, read_options: Any, key_read_options: Any,
             response_read_options: Any) -> ScoreReport:
-    from corefkit import __version__
+    from corefkit._version import __version__
 
     counts = totals.finished(strategy)
     warnings = [*strategy.warnings(), *repairs, *totals.notes, *pairing_notes(pairing)]

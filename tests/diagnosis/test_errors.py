@@ -13,9 +13,9 @@ import pytest
 
 import corefkit
 from corefkit.cli.main import main
+from corefkit.diagnosis import categories as E
+from corefkit.diagnosis.report import AnalysisReport
 from corefkit.model import IDENTITY, Document, Token
-from corefkit.scoring import errors as E
-from corefkit.scoring.error_report import AnalysisReport
 from tests.conftest import CORPORA, ROOT, SHARED
 
 REAL = SHARED / "conformance/real/data"

@@ -11,7 +11,7 @@ import pytest
 
 import corefkit
 from corefkit.cli.main import main
-from corefkit.scoring.gap import gap_score
+from corefkit.evaluation.gap import gap_score
 from tests.conftest import CORPORA
 
 GAP = CORPORA / "jsonlines" / "gap"

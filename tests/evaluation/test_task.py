@@ -21,9 +21,9 @@ import pytest
 import corefkit
 from corefkit.cli.main import main
 from corefkit.errors import UsageError
+from corefkit.evaluation.task import Leaderboard, load_task, run_task
+from corefkit.evaluation.task.spec import check_schema
 from corefkit.schemas import DIRECTORY as SCHEMAS
-from corefkit.task import Leaderboard, load_task, run_task
-from corefkit.task.spec import check_schema
 from tests.conftest import CORPORA, ROOT
 
 GUM = CORPORA / "gum" / "dep"

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from corefkit.checks.registry import Finding
 from corefkit.errors import Repair
-from corefkit.scoring.compare import csv_cell
+from corefkit.evaluation.compare import csv_cell
+from corefkit.evaluation.task.spec import Task
 from corefkit.scoring.report import ScoreReport, fraction_text
-from corefkit.task.spec import Task
-from corefkit.validation.checks import Finding
 
 STAGES = ("layout", "validation", "pairing", "scoring")
 

@@ -13,7 +13,7 @@ A submission is scored only when it is acceptable as a whole:
 The gold is read and checked once (its document summaries are kept for the pairing).
 Accepted submissions are ranked by the ranking values (exact fractions; equal values share a
 rank), and each is tested against the next one with the paired tests of
-:mod:`corefkit.scoring.compare` over the gold's documents.
+:mod:`corefkit.evaluation.compare` over the gold's documents.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from corefkit.checks.registry import Finding
 from corefkit.errors import CorefkitError, Repair, UsageError
-from corefkit.model import Document
-from corefkit.task.leaderboard import (
+from corefkit.evaluation.task.leaderboard import (
     AdjacentTest,
     Entry,
     Leaderboard,
@@ -39,15 +39,15 @@ from corefkit.task.leaderboard import (
     check_output,
     write_outputs,
 )
-from corefkit.task.spec import Task, load_task
-from corefkit.validation.checks import Finding
+from corefkit.evaluation.task.spec import Task, load_task
+from corefkit.model import Document
 from corefkit.validation.engine import Run, iterate
 
 # what the pair checks keep of one document (its words and sentences, not the document)
+from corefkit.checks.plugins import FormatPlugin
 from corefkit.validation.pair import NO_PLUGIN
 from corefkit.validation.pair import _Side as DocumentSummary
 from corefkit.validation.pair import compare as pair_incidents
-from corefkit.validation.plugins import FormatPlugin
 
 Progress = Callable[[str, str], None]   # (submission, stage)
 
@@ -84,13 +84,13 @@ def run_task(
     :class:`Task`) on the submissions in the folder ``submissions``; the leaderboard.
 
     ``output``: a folder for ``leaderboard.json``, ``.csv``, ``.txt`` and the submissions'
-    score reports (:func:`corefkit.task.leaderboard.write_outputs`). ``jobs``, ``engine``,
-    ``scheduler``: where documents are scored, as for :func:`corefkit.score`. ``seed``
+    score reports (:func:`corefkit.evaluation.task.leaderboard.write_outputs`). ``jobs``,
+    ``engine``, ``scheduler``: where documents are scored, as for :func:`corefkit.score`. ``seed``
     replaces the task's. ``progress(name, stage)`` is called as each submission is checked
     and scored. Problems of the task file or the gold are errors; problems of a submission
     reject that submission only.
     """
-    from corefkit import __version__
+    from corefkit._version import __version__
 
     spec = load_task(task)
     if seed is not None:
@@ -247,7 +247,7 @@ def score_submission(submission: Submission, task: Task, prepared: Prepared, war
     """The scored entry (values of the ranking keys as exact fractions), or the rejection
     when the scorer refuses the submission."""
     from corefkit.scoring.api import score
-    from corefkit.scoring.compare import exact_score
+    from corefkit.evaluation.compare import exact_score
 
     options = {k: v for k, v in task.scoring.items() if k != "metrics"}
     try:
@@ -284,7 +284,7 @@ def rank(entries: list[Entry]) -> None:
 
 def document_rows(entry: Entry, task: Task) -> dict[str, np.ndarray]:
     """The primary metric's count vector of every document (name -> row)."""
-    from corefkit.scoring.compare import statistic
+    from corefkit.evaluation.compare import statistic
 
     try:
         stat = statistic(task.primary.metric, entry.report)
@@ -310,9 +310,9 @@ def test_neighbours(entries: list[Entry], matrices: dict[str, dict[str, np.ndarr
 def neighbour_test(a: Entry, b: Entry, matrices: dict[str, dict[str, np.ndarray]],
                    task: Task) -> AdjacentTest:
     """The paired test over documents of ``a`` − ``b`` on the primary value:
-    :func:`~corefkit.scoring.compare.permutation_test` (p) and the paired bootstrap
+    :func:`~corefkit.evaluation.compare.permutation_test` (p) and the paired bootstrap
     percentile interval, each with its own generator seeded by the task seed and the pair."""
-    from corefkit.scoring.compare import (
+    from corefkit.evaluation.compare import (
         bootstrap_weights,
         percentile_interval,
         permutation_test,
