@@ -1,7 +1,7 @@
 """``corefkit compare``: systems × datasets, generalization gaps and significance tests.
 
-The click command only; the work is :func:`corefkit.evaluation.compare.compare`. Importing this
-module imports click alone, so that ``corefkit --help`` stays fast.
+The click command only; the work is :func:`corefkit.evaluation.compare.compare`. Importing
+this module imports click alone, so that ``corefkit --help`` stays fast.
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ the key, and every pair of systems tested as ``corefkit compare`` tests them.
 Scoring and error analysis run on documents read once (:mod:`corefkit.report.build`), with
 the same options, so that the report's numbers are those of ``corefkit score`` and
 ``corefkit analyze``. Significance: for every metric whose score is a function of summed
-per-document counts (:func:`corefkit.evaluation.compare.statistic`), a paired permutation test
+per-document counts (:func:`corefkit.evaluation.significance.statistic`), a paired permutation test
 over documents and a paired bootstrap interval of the difference
-(:func:`~corefkit.evaluation.compare.permutation_test`,
-:func:`~corefkit.evaluation.compare.percentile_interval`), seeded so that a report is repeatable.
+(:func:`~corefkit.evaluation.significance.permutation_test`,
+:func:`~corefkit.evaluation.significance.percentile_interval`), seeded so that a report is repeatable.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import numpy as np
 
 from corefkit.diagnosis.report import AnalysisError, AnalysisReport
 from corefkit.errors import UsageError
-from corefkit.evaluation.compare import (
-    PairTest,
+from corefkit.evaluation.compare import PairTest
+from corefkit.evaluation.significance import (
     Statistic,
     bootstrap_weights,
     percentile_interval,

@@ -15,7 +15,8 @@ import pytest
 
 from corefkit.cli.main import main
 from corefkit.errors import UsageError
-from corefkit.evaluation.compare import SettingSpec, compare, permutation_test, statistic
+from corefkit.evaluation.compare import SettingSpec, compare
+from corefkit.evaluation.significance import permutation_test, statistic
 from corefkit.scoring.metrics.standard import conll
 from tests.conftest import CONFORMANCE, CORPORA
 
@@ -363,7 +364,7 @@ def test_replicates_one_rounding_step_from_the_estimate_are_the_estimate():
     """The bootstrap sums floats in another order than the exact score: a replicate that is
     the observed corpus lands within a rounding step of it and must count as it, so that an
     interval never misses its own estimate by float noise (numpy 2.2 and 2.4 alike)."""
-    from corefkit.evaluation.compare import percentile_interval
+    from corefkit.evaluation.significance import percentile_interval
 
     observed = 1 / 3 + 1e-16
     noisy = np.array([np.nextafter(observed, 0), observed, np.nextafter(observed, 1)] * 5)

@@ -13,7 +13,7 @@ A submission is scored only when it is acceptable as a whole:
 The gold is read and checked once (its document summaries are kept for the pairing).
 Accepted submissions are ranked by the ranking values (exact fractions; equal values share a
 rank), and each is tested against the next one with the paired tests of
-:mod:`corefkit.evaluation.compare` over the gold's documents.
+:mod:`corefkit.evaluation.significance` over the gold's documents.
 """
 
 from __future__ import annotations
@@ -247,7 +247,7 @@ def score_submission(submission: Submission, task: Task, prepared: Prepared, war
     """The scored entry (values of the ranking keys as exact fractions), or the rejection
     when the scorer refuses the submission."""
     from corefkit.scoring.api import score
-    from corefkit.evaluation.compare import exact_score
+    from corefkit.evaluation.significance import exact_score
 
     options = {k: v for k, v in task.scoring.items() if k != "metrics"}
     try:
@@ -284,7 +284,7 @@ def rank(entries: list[Entry]) -> None:
 
 def document_rows(entry: Entry, task: Task) -> dict[str, np.ndarray]:
     """The primary metric's count vector of every document (name -> row)."""
-    from corefkit.evaluation.compare import statistic
+    from corefkit.evaluation.significance import statistic
 
     try:
         stat = statistic(task.primary.metric, entry.report)
@@ -310,9 +310,9 @@ def test_neighbours(entries: list[Entry], matrices: dict[str, dict[str, np.ndarr
 def neighbour_test(a: Entry, b: Entry, matrices: dict[str, dict[str, np.ndarray]],
                    task: Task) -> AdjacentTest:
     """The paired test over documents of ``a`` − ``b`` on the primary value:
-    :func:`~corefkit.evaluation.compare.permutation_test` (p) and the paired bootstrap
+    :func:`~corefkit.evaluation.significance.permutation_test` (p) and the paired bootstrap
     percentile interval, each with its own generator seeded by the task seed and the pair."""
-    from corefkit.evaluation.compare import (
+    from corefkit.evaluation.significance import (
         bootstrap_weights,
         percentile_interval,
         permutation_test,
