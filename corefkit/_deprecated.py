@@ -10,13 +10,15 @@ looks each name up where it went.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.machinery
 import sys
 import types
 import warnings
-from collections.abc import Sequence
-from typing import Any
+from importlib.machinery import ModuleSpec
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+    from importlib.abc import Loader
 
 # old module -> (new module, {name: the module it moved to instead})
 MOVED: dict[str, tuple[str, dict[str, str]]] = {
@@ -77,11 +79,11 @@ class _Moved(types.ModuleType):
         return sorted({*dir(importlib.import_module(self._new)), *self._elsewhere})
 
 
-class _Loader(importlib.abc.Loader):
+class _Loader:  # the loader protocol (importlib.abc would import tempfile, shutil, ...)
     def __init__(self, old: str) -> None:
         self.old = old
 
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+    def create_module(self, spec: ModuleSpec) -> types.ModuleType:
         new, elsewhere = MOVED[self.old]
         _warn(self.old, new)
         if elsewhere:
@@ -97,15 +99,14 @@ class _Loader(importlib.abc.Loader):
             module.__spec__ = real
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:  # the meta path finder protocol
     def find_spec(self, fullname: str, path: Sequence[str] | None,
-                  target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+                  target: types.ModuleType | None = None) -> ModuleSpec | None:
         if fullname not in MOVED:
             return None
         new, elsewhere = MOVED[fullname]
         is_package = not elsewhere and any(old.startswith(fullname + ".") for old in MOVED)
-        return importlib.machinery.ModuleSpec(fullname, _Loader(fullname),
-                                              is_package=is_package)
+        return ModuleSpec(fullname, cast("Loader", _Loader(fullname)), is_package=is_package)
 
 
 def install() -> None:

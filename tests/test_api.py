@@ -136,6 +136,12 @@ OLD_PATHS = [  # old module, a name it had, the module that holds the name now
 ]
 
 
+def test_every_old_path_is_tested():
+    from corefkit._deprecated import MOVED
+
+    assert sorted({old for old, _, _ in OLD_PATHS}) == sorted(MOVED)
+
+
 @pytest.mark.parametrize(("old", "name", "new"), OLD_PATHS)
 def test_an_old_import_path_warns_and_gives_the_same_object(old, name, new, monkeypatch):
     import importlib
