@@ -9,7 +9,8 @@ chain order (the order in which they join the entity, which writers give back).
 
 *Relation shape*: one mention per span (its id as ``original_id``); coreference relations join
 mentions into entities (connected components, singletons included, created in order of first
-mention); the label of a mention's coreference relation is kept as its ``link`` attribute;
+mention); the label of a mention's coreference relation is kept as its ``link`` attribute; an etype or
+identity that every mention of an entity has alike becomes the entity's;
 bridging relations go from the anaphor (the relation's source) to the target's entity, with the
 target as anchor mention; a split-antecedent relation makes the source's entity a set with the
 target's entity as a member. The relations themselves are kept in ``doc.attrs[EDGES]`` (mention
@@ -167,16 +168,15 @@ class Builder:
         return found
 
     def lift(self, entity: Entity) -> None:
-        """etype and identity of the entity's first mention that has one become the entity's;
-        a mention that says otherwise keeps its own as ``orig_<name>`` (as in CoNLL-U)."""
+        """etype and identity that every mention of the entity has, the same, become the
+        entity's (as CoNLL-U holds them); otherwise they stay with the mentions that have them."""
+        mentions = self.doc.mentions_of(entity, ordered=False)
         for name in ENTITY_ATTRIBUTES:
-            for mention in self.doc.mentions_of(entity):
-                value = mention.attrs.pop(name, None)
-                if value is None:
-                    continue
-                known = entity.attrs.setdefault(name, value)
-                if known != value:
-                    mention.attrs["orig_" + name] = value
+            values = {m.attrs.get(name) for m in mentions}
+            if len(values) == 1 and None not in values:
+                entity.attrs[name] = values.pop()
+                for mention in mentions:
+                    del mention.attrs[name]
 
     def side_relations(self, edges: list[tuple[Mention, Mention, str, dict[str, str]]]) -> None:
         doc = self.doc

@@ -63,6 +63,8 @@ class Scheme:
     features: tuple[tuple[str, str], ...] = ()
     # the mention attribute that keeps the label of a mention's coreference relation
     link_attribute: str = "link"
+    # the relation layer's features (the label feature among them)
+    relation_features: tuple[str, ...] = ("type",)
 
     def meaning(self, label: str | None) -> str:
         table = dict(self.relation_types)
@@ -107,7 +109,7 @@ PRESETS = {
     "chain": Scheme("chain", CHAIN_SHAPE, chain_layer=DKPRO_LINK),
     "relation": Scheme("relation", RELATION_SHAPE, span_layer=REFERENT, relation_layer=COREF,
                        relation_feature="type", relation_types=DEFAULT_TYPES,
-                       features=(("entity", "etype"),)),
+                       features=(("entity", "etype"), ("identity", "identity"))),
     "gum": Scheme("gum", RELATION_SHAPE, span_layer=REFERENT, relation_layer=COREF,
                   relation_feature="type", relation_types=GUM_TYPES,
                   split_from_multiple_bridges=True,
@@ -210,7 +212,10 @@ def choose(declared: Iterable[Layer], options: dict[str, Any]) -> Scheme | None:
             raise SchemeError(f"the relation layer {relation} has no feature {feature!r}; it has "
                               f"{', '.join(features) or 'none'}")
         feature = features[0] if features else None
-    return replace(scheme, span_layer=span, relation_layer=relation, relation_feature=feature)
+    # the features the file's layers have, in their order (a writer declares them again)
+    span_features = tuple((f, scheme.attribute(f)) for f in layers[span].features)
+    return replace(scheme, span_layer=span, relation_layer=relation, relation_feature=feature,
+                   features=span_features, relation_features=features)
 
 
 def _detect(layers: dict[str, Layer], options: dict[str, Any],

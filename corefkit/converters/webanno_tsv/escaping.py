@@ -33,6 +33,19 @@ def escape_value(value: str) -> str:
     return _VALUE_RE.sub(lambda m: VALUE_ESCAPES[m.group()], value)
 
 
+_MINIMAL_RE = re.compile(r"[\\|\t\n]")
+
+
+def escape_value_minimal(value: str) -> str:
+    """Escape only what a reader would otherwise misread (a backslash, ``|``, TAB, LF, a value
+    that is ``_`` or ``*`` alone, a final ``]``): the style of files whose values keep their
+    reserved characters unescaped (GUM's ``n____``), given back as they were."""
+    if value in ("_", "*"):
+        return "\\" + value
+    found = _MINIMAL_RE.sub(lambda m: VALUE_ESCAPES[m.group()], value)
+    return found[:-1] + "\\]" if found.endswith("]") else found
+
+
 def unescape_value(value: str) -> str:
     return _VALUE_UNESCAPE_RE.sub(lambda m: _VALUE_UNESCAPES[m.group()], value)
 

@@ -34,6 +34,8 @@ from corefkit.converters.webanno_tsv.header import (
 
 LINK_RE = re.compile(r"^(?P<value>.*)->(?P<chain>\d+)-(?P<link>\d+)$", re.DOTALL)
 SOURCE_RE = re.compile(r"^(?P<address>\d+-\d+(?:\.\d+)?)(?:\[(?P<a>\d+)_(?P<b>\d+)\])?$")
+# a reserved character without the backslash before it
+UNESCAPED_RE = re.compile(r"(?<!\\)(?:[_*;\[\]]|->)")
 NULL = "*"
 EMPTY = "_"
 
@@ -90,6 +92,11 @@ class LayerAssembler:
         self.layer_columns: dict[str, list[tuple[int, Column]]] = {}
         for index, column in enumerate(header.columns):
             self.layer_columns.setdefault(column.layer, []).append((index, column))
+        # how the file was written, for a writer that gives it back: feature columns that list
+        # only the non-null values (GUM's identity), and values with reserved characters left
+        # unescaped (GUM's salience 'n____', identities 'Chatham_Islands')
+        self.sparse: set[tuple[str, str]] = set()
+        self.unescaped = False
 
     def row(self, unit: Unit) -> None:
         for layer in self.header.layers:
@@ -111,20 +118,27 @@ class LayerAssembler:
         for index, column in columns:
             raw = unit.cells[index]
             if raw == EMPTY:
+                if column.kind == FEATURE and column.feature is not None and here:
+                    self.sparse.add((layer, column.feature))
                 continue
             if column.kind == SLOT:
                 continue  # slot targets stay in the row's cells
-            for position, value in enumerate(split_unescaped(raw, "|")):
+            values = split_unescaped(raw, "|")
+            for position, value in enumerate(values):
                 body, key = split_id(value) if column.kind != ROLE else (value, None)
                 annotation = self.span_annotation(layer, unit, here, position, key)
                 if column.kind == FEATURE and column.feature is not None:
                     found = feature_value(body)
                     if found is not None:
                         annotation.features[column.feature] = found
+                        if not self.unescaped and len(body) > 1 and UNESCAPED_RE.search(body):
+                            self.unescaped = True
                 elif column.kind == PLACEHOLDER and body not in (NULL, ""):
                     raise BodyError("bad-value", f"the placeholder column of {layer} holds "
                                     f"{body!r}; it holds '*' (with an id) or '_'", unit.line,
                                     self.column_of(unit, index))
+            if column.kind == FEATURE and column.feature is not None and len(values) < len(here):
+                self.sparse.add((layer, column.feature))
 
     def span_annotation(self, layer: str, unit: Unit, here: list[Annotation], position: int,
                         key: str | None) -> Annotation:

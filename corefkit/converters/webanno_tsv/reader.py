@@ -95,6 +95,10 @@ class _Reader:
             layers = self.coref_layers(scheme, assembler, body)
         if scheme is not None:
             Builder(doc, scheme, self.report).build(layers)
+            doc.attrs[STATE]["ids_everywhere"] = bool(layers.spans) and all(
+                s.key is not None for s in layers.spans)
+        doc.attrs[STATE]["sparse"] = sorted(assembler.sparse)
+        doc.attrs[STATE]["unescaped"] = assembler.unescaped
         self.opaque(doc, header, scheme, assembler)
         doc.repairs = self.repairs
         return doc

@@ -1,0 +1,269 @@
+"""A document's coreference as the records of a scheme's layers, for the writers.
+
+*Chain shape*: one chain per identity entity, its links in the order the mentions joined the
+entity (the chain order of a chain read from a tool, text order otherwise); the chain's number
+is the entity's ``original_id`` when every chain has a distinct numeric one.
+
+*Relation shape*: one span per mention; the relations a reader kept (``doc.attrs[EDGES]``) as
+they were, for every entity, bridging relation and split antecedent they still describe
+exactly; the others are made anew: each mention of an entity points to the mention before it
+(labelled with its ``link`` attribute, else the scheme's coreference label), a bridging anaphor
+to its anchor mention (else the anchor entity's last mention before it), the evidence mention of
+a split-antecedent set to a mention of each member.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from corefkit.converters.offsets import SUBTOKEN
+from corefkit.converters.tool_layers.build import EDGES
+from corefkit.converters.tool_layers.records import Chain, CorefLayers, Relation, Span
+from corefkit.converters.tool_layers.schemes import (
+    BRIDGING,
+    CHAIN_SHAPE,
+    COREFERENCE,
+    ENTITY_ATTRIBUTES,
+    SPLIT,
+    Scheme,
+)
+from corefkit.model import IDENTITY, Document, Entity, Mention
+
+# token index -> (begin, end) of the token in the text the writer writes
+Offsets = dict[int, tuple[int, int]]
+
+
+@dataclass
+class Extracted:
+    layers: CorefLayers
+    mention_of: dict[int, Mention] = field(default_factory=dict)  # id(Span) -> mention
+    written: list[Mention] = field(default_factory=list)
+
+
+def span_of(doc: Document, mention: Mention, offsets: Offsets,
+            features: dict[str, str], same_text: bool) -> Span:
+    """The characters of a mention in the written text (its sub-token characters when the
+    text is the one they were read in)."""
+    own = mention.attrs.get(SUBTOKEN)
+    first, last = offsets[mention.start], offsets[mention.end]
+    begin, end = first[0], last[1]
+    if same_text and isinstance(own, (tuple, list)) and len(own) == 2:
+        b, e = int(own[0]), int(own[1])
+        if first[0] <= b <= first[1] and last[0] <= e <= last[1] and b <= e:
+            begin, end = b, e
+    key = mention.attrs.get("original_id")
+    return Span(begin, end, features, str(key) if key is not None else None, mention.line)
+
+
+def mention_features(doc: Document, mention: Mention, scheme: Scheme,
+                     features: tuple[str, ...]) -> dict[str, str]:
+    """The values of ``features`` (of the scheme's mention layer) for a mention."""
+    entity = doc.entity_of(mention)
+    found: dict[str, str] = {}
+    for feature in features:
+        name = scheme.attribute(feature)
+        value: Any = mention.attrs.get(name)
+        if value is None and name in ENTITY_ATTRIBUTES and entity is not None:
+            value = mention.attrs.get("orig_" + name, entity.attrs.get(name))
+        if value is not None and value != "":
+            found[feature] = str(value)
+    return found
+
+
+def writable(doc: Document) -> list[Mention]:
+    """The mentions a tool layer can hold: identity mentions with tokens, no empty nodes."""
+    return [m for m in doc.sorted_mentions()
+            if m.tokens and m.layer == IDENTITY and m.is_contiguous
+            and not any(doc.tokens[t].is_empty for t in m.tokens)]
+
+
+def extract(doc: Document, scheme: Scheme, offsets: Offsets, same_text: bool,
+            span_features: tuple[str, ...]) -> Extracted:
+    keep = set(writable(doc))
+    if scheme.shape == CHAIN_SHAPE:
+        return _chains(doc, scheme, offsets, same_text, keep, span_features)
+    return _relations(doc, scheme, offsets, same_text, keep, span_features)
+
+
+def _chains(doc: Document, scheme: Scheme, offsets: Offsets, same_text: bool,
+            keep: set[Mention], features: tuple[str, ...]) -> Extracted:
+    out = Extracted(CorefLayers())
+    entities = [e for e in doc.entities_in(IDENTITY)
+                if any(m in keep for m in doc.mentions_of(e, ordered=False))]
+    numbers = chain_numbers(entities)
+    for entity, number in zip(entities, numbers):
+        links = []
+        for mention in doc.mentions_of(entity, ordered=False):
+            if mention not in keep:
+                continue
+            span = span_of(doc, mention, offsets, mention_features(doc, mention, scheme, features),
+                           same_text)
+            out.mention_of[id(span)] = mention
+            out.written.append(mention)
+            links.append(span)
+        out.layers.chains.append(Chain(links, str(number)))
+    return out
+
+
+def chain_numbers(entities: list[Entity]) -> list[int]:
+    """The entities' own numbers when they are distinct positive integers, else 1, 2, ..."""
+    given = [str(e.attrs.get("original_id", "")) for e in entities]
+    if all(g.isdigit() and int(g) > 0 for g in given) and len(set(given)) == len(given):
+        return [int(g) for g in given]
+    return list(range(1, len(entities) + 1))
+
+
+class _Edges:
+    """The relations kept by the reader, looked up by what they describe."""
+
+    def __init__(self, doc: Document) -> None:
+        by_id = {m.id: m for m in doc.mentions}
+        self.found: list[tuple[Mention, Mention, str, dict[str, str]]] = []
+        self.rank: dict[tuple[int, int, str], int] = {}   # the order in which they were read
+        for n, (source, target, meaning, features) in enumerate(doc.attrs.get(EDGES) or ()):
+            s, t = by_id.get(source), by_id.get(target)
+            if s is not None and t is not None:
+                self.found.append((s, t, meaning, dict(features)))
+                self.rank.setdefault((s.id, t.id, meaning), n)
+
+
+def _relations(doc: Document, scheme: Scheme, offsets: Offsets, same_text: bool,
+               keep: set[Mention], features: tuple[str, ...]) -> Extracted:
+    out = Extracted(CorefLayers())
+    spans: dict[Mention, Span] = {}
+    for mention in doc.sorted_mentions():
+        if mention not in keep:
+            continue
+        span = span_of(doc, mention, offsets, mention_features(doc, mention, scheme, features),
+                       same_text)
+        spans[mention] = span
+        out.mention_of[id(span)] = mention
+        out.written.append(mention)
+        out.layers.spans.append(span)
+    edges = _Edges(doc)
+    relation = scheme.relation_feature or "type"
+    rank: dict[int, tuple[int, int]] = {}
+
+    def add(source: Mention, target: Mention, label: str | None, extra: dict[str, str]) -> None:
+        feats = dict(extra)
+        if label is not None:
+            feats[relation] = label
+        made = Relation(spans[source], spans[target], feats)
+        read = [n for (s, t, _), n in edges.rank.items() if (s, t) == (source.id, target.id)]
+        rank[id(made)] = (0, min(read)) if read and label is None else (1, len(rank))
+        out.layers.relations.append(made)
+
+    _coreference(doc, scheme, edges, spans, add)
+    _bridging(doc, scheme, edges, spans, add)
+    _splits(doc, scheme, edges, spans, add)
+    # on a row, relations as they were read, then the new ones
+    out.layers.relations.sort(key=lambda r: (r.target.begin, -r.target.end, rank[id(r)],
+                                             r.source.begin))
+    return out
+
+
+Add = Callable[[Mention, Mention, "str | None", dict[str, str]], None]
+
+
+def _coreference(doc: Document, scheme: Scheme, edges: _Edges, spans: dict[Mention, Span],
+                 add: Add) -> None:
+    kept: dict[Entity, list[tuple[Mention, Mention, dict[str, str]]]] = {}
+    broken: set[Entity] = set()
+    for source, target, meaning, features in edges.found:
+        if meaning != COREFERENCE:
+            continue
+        entity = doc.entity_of(source)
+        if entity is None or doc.entity_of(target) is not entity \
+                or source not in spans or target not in spans:
+            if entity is not None:
+                broken.add(entity)
+            continue
+        kept.setdefault(entity, []).append((source, target, features))
+    for entity in doc.entities_in(IDENTITY):
+        mentions = [m for m in doc.mentions_of(entity) if m in spans]
+        given = kept.get(entity, [])
+        if entity not in broken and _connects(mentions, given):
+            for source, target, features in given:
+                add(source, target, None, features)
+            continue
+        for before, mention in zip(mentions, mentions[1:]):
+            label = mention.attrs.get(scheme.link_attribute)
+            label = str(label).split(",")[0] if label else scheme.label(COREFERENCE)
+            add(mention, before, label, {})
+
+
+def _connects(mentions: list[Mention], edges: list[tuple[Mention, Mention, Any]]) -> bool:
+    if len(mentions) <= 1:
+        return not edges
+    parent = {m: m for m in mentions}
+
+    def find(m: Mention) -> Mention:
+        while parent[m] is not m:
+            parent[m] = parent[parent[m]]
+            m = parent[m]
+        return m
+
+    for source, target, _ in edges:
+        parent[find(source)] = find(target)
+    return len({find(m) for m in mentions}) == 1
+
+
+def _anchor(doc: Document, entity: Entity, before: Mention, spans: dict[Mention, Span],
+            preferred: Mention | None) -> Mention | None:
+    if preferred is not None and preferred in spans and doc.entity_of(preferred) is entity:
+        return preferred
+    candidates = [m for m in doc.mentions_of(entity) if m in spans]
+    earlier = [m for m in candidates if m.start < before.start]
+    return (earlier or candidates or [None])[-1 if earlier else 0]
+
+
+def _bridging(doc: Document, scheme: Scheme, edges: _Edges, spans: dict[Mention, Span],
+              add: Add) -> None:
+    stored = {(s, t): f for s, t, meaning, f in edges.found if meaning == BRIDGING}
+    for bridge in doc.bridging():
+        if bridge.anaphor not in spans:
+            continue
+        target = _anchor(doc, bridge.anchor, bridge.anaphor, spans, bridge.anchor_mention)
+        if target is None:
+            continue
+        features = stored.get((bridge.anaphor, target))
+        if features is not None:
+            add(bridge.anaphor, target, None, features)
+            continue
+        label = bridge.relation if bridge.relation and scheme.meaning(bridge.relation) == BRIDGING \
+            else scheme.label(BRIDGING)
+        add(bridge.anaphor, target, label, {})
+
+
+def split_source(doc: Document, set_entity: Entity, evidence: tuple[Mention, ...],
+                 spans: dict[Mention, Span]) -> Mention | None:
+    for mention in evidence:
+        if mention in spans and doc.entity_of(mention) is set_entity:
+            return mention
+    mentions = [m for m in doc.mentions_of(set_entity) if m in spans]
+    return mentions[0] if mentions else None
+
+
+def _splits(doc: Document, scheme: Scheme, edges: _Edges, spans: dict[Mention, Span],
+            add: Add) -> None:
+    stored = {(s, doc.entity_of(t)): (t, f) for s, t, meaning, f in edges.found
+              if meaning == SPLIT}
+    sources: dict[Entity, Mention | None] = {}
+    for membership in doc.memberships():
+        set_entity = membership.set_entity
+        if set_entity not in sources:
+            evidence = tuple(m for ms in (x.evidence for x in doc.memberships()
+                                          if x.set_entity is set_entity) for m in ms)
+            sources[set_entity] = split_source(doc, set_entity, evidence, spans)
+        source = sources[set_entity]
+        if source is None:
+            continue
+        found = stored.get((source, membership.member))
+        if found is not None and found[0] in spans:
+            add(source, found[0], None, found[1])
+            continue
+        target = _anchor(doc, membership.member, source, spans, None)
+        if target is not None:
+            add(source, target, scheme.label(SPLIT), {})
