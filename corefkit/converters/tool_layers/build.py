@@ -79,6 +79,9 @@ class Builder:
 
     def mention(self, span: Span, entity: Entity | None, attrs: dict[str, Any]) -> Mention | None:
         tokens, whole = self.tokens(span)
+        for begin, end in span.parts:
+            more, _ = self.tokens(Span(begin, end))
+            tokens = tuple(sorted(set(tokens) | set(more)))
         if not tokens:
             self.report("span-outside-tokens", span.line,
                         f"an annotation at characters {span.begin}-{span.end} covers no token; "
@@ -92,13 +95,30 @@ class Builder:
 
     # ----------------------------------------------------------------- chains
     def chains(self, layers: CorefLayers) -> None:
+        by_key: dict[str, Entity] = {}
         for chain in layers.chains:
-            entity = self.doc.new_entity(
-                attrs={"original_id": chain.key} if chain.key is not None else None)
+            attrs: dict[str, Any] = dict(chain.features)
+            if chain.key is not None:
+                attrs["original_id"] = chain.key
+            entity = self.doc.new_entity(attrs=attrs)
             for link in chain.links:
                 self.mention(link, entity, self.attrs(link))
-            if not self.doc.size(entity):
-                self.doc.remove_entity(entity)
+            if chain.key is not None:
+                by_key[chain.key] = entity
+        for key, members in layers.sets:
+            set_entity = by_key.get(key)
+            for member in members:
+                if set_entity is not None and member in by_key and by_key[member] is not set_entity:
+                    self.doc.add_to_set(by_key[member], set_entity)
+        empty = [e for e in self.doc.entities if not self.doc.size(e)]
+        groups = [e for e in empty if self.doc.members(e)]
+        if groups:
+            self.report("group-without-mentions", None,
+                        f"{len(groups)} entity groups have no mention of their own (first: "
+                        f"{groups[0].attrs.get('label') or groups[0].attrs.get('original_id')!r});"
+                        " left out, with their membership", "dropped")
+        for entity in empty:
+            self.doc.remove_entity(entity)
 
     # ----------------------------------------------------------------- spans + relations
     def relations(self, layers: CorefLayers) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corefkit.converters.offsets import SUBTOKEN
-from corefkit.converters.tool_layers.build import EDGES
+from corefkit.converters.tool_layers.build import EDGES, SCHEME
 from corefkit.converters.tool_layers.records import Chain, CorefLayers, Relation, Span
 from corefkit.converters.tool_layers.schemes import (
     BRIDGING,
@@ -28,11 +28,23 @@ from corefkit.converters.tool_layers.schemes import (
     ENTITY_ATTRIBUTES,
     SPLIT,
     Scheme,
+    SchemeError,
+    writing_scheme,
 )
+from corefkit.errors import UsageError
 from corefkit.model import IDENTITY, Document, Entity, Mention
 
 # token index -> (begin, end) of the token in the text the writer writes
 Offsets = dict[int, tuple[int, int]]
+
+
+def scheme_for(doc: Document, coref_scheme: str = "auto") -> Scheme:
+    """The scheme a writer uses for ``doc`` (``--coref-scheme``; auto: as it was read)."""
+    recorded = doc.attrs.get(SCHEME)
+    try:
+        return writing_scheme(recorded if isinstance(recorded, Scheme) else None, coref_scheme)
+    except SchemeError as exc:
+        raise UsageError(str(exc)) from None
 
 
 @dataclass

@@ -19,6 +19,8 @@ class Span:
     features: dict[str, str] = field(default_factory=dict)  # non-null feature values
     key: str | None = None
     line: int | None = None
+    # further (begin, end) parts of a discontinuous span (CorefAnnotator's detached parts)
+    parts: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -38,6 +40,7 @@ class Chain:
     links: list[Span]
     key: str | None = None
     line: int | None = None
+    features: dict[str, str] = field(default_factory=dict)  # attributes of the entity
 
 
 @dataclass
@@ -47,3 +50,5 @@ class CorefLayers:
     spans: list[Span] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
     chains: list[Chain] = field(default_factory=list)
+    # split antecedents between chains: (set chain key, member chain keys)
+    sets: list[tuple[str, list[str]]] = field(default_factory=list)

@@ -41,6 +41,9 @@ REFERENCE_TYPE, REFERENCE_RELATION = "referenceType", "referenceRelation"
 REFERENT = "webanno.custom.Referent"
 COREF = "webanno.custom.Coref"
 
+# features that hold a relation's label, when the scheme's own is not there
+LABEL_FEATURES = ("type", "label", "relation", "value", "linkart", "linktype")
+
 # mention attributes a relation-shaped scheme lifts to the entity (as the CoNLL-U reader does)
 ENTITY_ATTRIBUTES = ("etype", "identity")
 
@@ -211,7 +214,8 @@ def choose(declared: Iterable[Layer], options: dict[str, Any]) -> Scheme | None:
         if options.get("relation_feature"):
             raise SchemeError(f"the relation layer {relation} has no feature {feature!r}; it has "
                               f"{', '.join(features) or 'none'}")
-        feature = features[0] if features else None
+        named = [f for f in features if f.lower() in LABEL_FEATURES]
+        feature = (named or list(features) or [None])[0]
     # the features the file's layers have, in their order (a writer declares them again)
     span_features = tuple((f, scheme.attribute(f)) for f in layers[span].features)
     return replace(scheme, span_layer=span, relation_layer=relation, relation_feature=feature,

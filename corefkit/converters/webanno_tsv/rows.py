@@ -28,7 +28,7 @@ from corefkit.converters.webanno_tsv.header import (
     REL_FEATURE,
     REL_SOURCE,
 )
-from corefkit.converters.webanno_tsv.layout import Layout, utf16_offsets
+from corefkit.converters.tool_layers.layout import Layout, utf16_offsets
 from corefkit.converters.webanno_tsv.plan import Plan
 from corefkit.converters.webanno_tsv.reader import CELLS, SUBTOKENS
 from corefkit.model import Document

@@ -1,4 +1,5 @@
-"""The text a WebAnno TSV writer writes: the document's own, or one made from its tokens.
+"""The text an annotation-tool writer (WebAnno TSV, UIMA CAS) writes: the document's own, or one
+made from its tokens.
 
 A document read from a character-offset format keeps its text (``doc.attrs[TEXT]``) and token
 offsets; the writer writes them back when they still fit the tokens and no token holds a TAB
