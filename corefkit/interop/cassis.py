@@ -72,7 +72,9 @@ def load_typesystems(paths: Sequence[str]) -> Any:
     merged = None
     for path in paths:
         try:
-            ts = cassis.load_typesystem(io.BytesIO(read_bytes(path)))
+            with warnings.catch_warnings():  # cassis renames a feature 'type' to 'type_'
+                warnings.simplefilter("ignore")
+                ts = cassis.load_typesystem(io.BytesIO(read_bytes(path)))
         except CorefkitError:
             raise
         except Exception as exc:  # cassis raises plain exceptions on malformed files

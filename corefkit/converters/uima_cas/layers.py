@@ -26,14 +26,25 @@ METADATA = "de.tudarmstadt.ukp.dkpro.core.api.metadata.type.DocumentMetaData"
 BUILT_IN_FEATURES = {"sofa", "begin", "end"}
 ENTITY_FEATURES = ("Entity", "entity")
 MAX_CHAIN = 1_000_000
+RESERVED = ("type", "self")
 
 
 def _is_annotation(ts: Any, name: str) -> bool:
     return bool(ts.subsumes(ANNOTATION, name))
 
 
+def accessor(name: str) -> str:
+    """The attribute cassis gives a feature: a Python-reserved name gets an underscore."""
+    return name + "_" if name in RESERVED else name
+
+
+def feature_name(feature: Any) -> str:
+    """A feature's name in the type system (cassis renames ``type`` to ``type_``)."""
+    return feature.name[:-1] if getattr(feature, "_has_reserved_name", False) else feature.name
+
+
 def primitive_features(ts: Any, type_: Any) -> tuple[str, ...]:
-    return tuple(f.name for f in type_.all_features
+    return tuple(feature_name(f) for f in type_.all_features
                  if f.name not in BUILT_IN_FEATURES and ts.is_primitive(f.rangeType))
 
 
@@ -89,7 +100,7 @@ class CasLayers:
     def features(self, fs: Any, names: tuple[str, ...]) -> dict[str, str]:
         found = {}
         for name in names:
-            value = value_text(fs.get(name))
+            value = value_text(getattr(fs, accessor(name), None))
             if value is not None:
                 found[name] = value
         return found

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -30,7 +31,7 @@ from corefkit.converters.tool_layers.schemes import (
     REFERENCE_TYPE,
     Scheme,
 )
-from corefkit.converters.uima_cas.layers import METADATA, SENTENCE, TOKEN
+from corefkit.converters.uima_cas.layers import METADATA, SENTENCE, TOKEN, accessor
 from corefkit.errors import Repair
 from corefkit.interop import cassis as bridge
 from corefkit.model import Document
@@ -68,7 +69,9 @@ class _TypeSystem:
     """cassis' DKPro Core type system, with what the documents need added once."""
 
     def __init__(self) -> None:
-        self.ts = bridge.require().load_dkpro_core_typesystem()
+        with warnings.catch_warnings():  # cassis' deprecation of its own resource loading
+            warnings.simplefilter("ignore")
+            self.ts = bridge.require().load_dkpro_core_typesystem()
         if not self.ts.contains_type(METADATA):
             meta = self.ts.create_type(METADATA, supertypeName=DOCUMENT_ANNOTATION)
             for name in METADATA_FEATURES:
@@ -99,8 +102,10 @@ class _TypeSystem:
             relation = self.ts.create_type(relation_name)
             self.ts.create_feature(relation, "Governor", span_name)
             self.ts.create_feature(relation, "Dependent", span_name)
-            for feature in scheme.relation_features or (scheme.relation_feature or "type",):
-                self.ts.create_feature(relation, feature, STRING)
+            with warnings.catch_warnings():  # 'type' is renamed 'type_' for Python (accessor)
+                warnings.simplefilter("ignore")
+                for feature in scheme.relation_features or (scheme.relation_feature or "type",):
+                    self.ts.create_feature(relation, feature, STRING)
         return self.ts.get_type(span_name), self.ts.get_type(relation_name)
 
 
@@ -168,7 +173,7 @@ def _cas(doc: Document, scheme: Scheme, types: _TypeSystem, report: ConversionRe
         cas.add(made[id(span)])
     names = scheme.relation_features or (scheme.relation_feature or "type",)
     for relation in layers.relations:
-        values = {k: v for k, v in relation.features.items() if k in names}
+        values = {accessor(k): v for k, v in relation.features.items() if k in names}
         cas.add(relation_type(begin=relation.target.begin, end=relation.target.end,
                               Governor=made[id(relation.source)],
                               Dependent=made[id(relation.target)], **values))
@@ -176,4 +181,4 @@ def _cas(doc: Document, scheme: Scheme, types: _TypeSystem, report: ConversionRe
 
 
 def _values(span: Span, names: tuple[str, ...]) -> dict[str, str]:
-    return {k: v for k, v in span.features.items() if k in names}
+    return {accessor(k): v for k, v in span.features.items() if k in names}
