@@ -228,7 +228,9 @@ def _anchor(doc: Document, entity: Entity, before: Mention, spans: dict[Mention,
         return preferred
     candidates = [m for m in doc.mentions_of(entity) if m in spans]
     earlier = [m for m in candidates if m.start < before.start]
-    return (earlier or candidates or [None])[-1 if earlier else 0]
+    if earlier:
+        return earlier[-1]
+    return candidates[0] if candidates else None
 
 
 def _bridging(doc: Document, scheme: Scheme, edges: _Edges, spans: dict[Mention, Span],

@@ -214,8 +214,8 @@ def choose(declared: Iterable[Layer], options: dict[str, Any]) -> Scheme | None:
         if options.get("relation_feature"):
             raise SchemeError(f"the relation layer {relation} has no feature {feature!r}; it has "
                               f"{', '.join(features) or 'none'}")
-        named = [f for f in features if f.lower() in LABEL_FEATURES]
-        feature = (named or list(features) or [None])[0]
+        named = [f for f in features if f.lower() in LABEL_FEATURES] or list(features)
+        feature = named[0] if named else None
     # the features the file's layers have, in their order (a writer declares them again)
     span_features = tuple((f, scheme.attribute(f)) for f in layers[span].features)
     return replace(scheme, span_layer=span, relation_layer=relation, relation_feature=feature,

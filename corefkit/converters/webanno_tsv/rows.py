@@ -59,7 +59,7 @@ class RowWriter:
                 self.link_of[id(link)] = (int(chain.key or 0), k)
         for span in spans:
             self.place(span)
-        for token, found in self.subtokens.items():
+        for found in self.subtokens.values():
             found.sort()
         self.ids = self.assign_ids(spans)
         self.addresses = self.number_rows()
