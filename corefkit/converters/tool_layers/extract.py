@@ -32,7 +32,7 @@ from corefkit.converters.tool_layers.schemes import (
     writing_scheme,
 )
 from corefkit.errors import UsageError
-from corefkit.model import IDENTITY, Document, Entity, Mention
+from corefkit.model import IDENTITY, Bridging, Document, Entity, Mention, SetMembership
 
 # token index -> (begin, end) of the token in the text the writer writes
 Offsets = dict[int, tuple[int, int]]
@@ -85,10 +85,17 @@ def mention_features(doc: Document, mention: Mention, scheme: Scheme,
 
 
 def writable(doc: Document) -> list[Mention]:
-    """The mentions a tool layer can hold: identity mentions with tokens, no empty nodes."""
+    """The mentions a tool layer can hold: mentions of identity entities (not non-referring or
+    unlinked ones, which would read back as singletons), contiguous, without empty nodes."""
     return [m for m in doc.sorted_mentions()
             if m.tokens and m.layer == IDENTITY and m.is_contiguous
+            and _identity_entity(doc, m)
             and not any(doc.tokens[t].is_empty for t in m.tokens)]
+
+
+def _identity_entity(doc: Document, mention: Mention) -> bool:
+    entity = doc.entity_of(mention)
+    return entity is not None and not entity.pseudo
 
 
 def extract(doc: Document, scheme: Scheme, offsets: Offsets, same_text: bool,
@@ -125,6 +132,47 @@ def chain_numbers(entities: list[Entity]) -> list[int]:
     if all(g.isdigit() and int(g) > 0 for g in given) and len(set(given)) == len(given):
         return [int(g) for g in given]
     return list(range(1, len(entities) + 1))
+
+
+@dataclass
+class SideRelations:
+    """The bridging relations and set memberships a relation scheme writes, and those it
+    cannot: their anaphor, anchor or member has no mention the layer holds, or (GUM's scheme,
+    where two or more ``bridge`` relations from one mention are a set) a set would have fewer
+    than two members, or a bridging anaphor a second ``bridge`` relation."""
+
+    bridges: list[Bridging] = field(default_factory=list)
+    memberships: list[tuple[Mention, SetMembership]] = field(default_factory=list)
+    lost_bridges: list[Bridging] = field(default_factory=list)
+    lost_memberships: list[SetMembership] = field(default_factory=list)
+
+
+def side_relations(doc: Document, scheme: Scheme, keep: set[Mention]) -> SideRelations:
+    found = SideRelations()
+    held = {e for e in doc.entities_in(IDENTITY) if any(m in keep for m in doc.mentions_of(e))}
+    sources: dict[Entity, Mention | None] = {}
+    by_set: dict[Entity, list[SetMembership]] = {}
+    for membership in doc.memberships():
+        by_set.setdefault(membership.set_entity, []).append(membership)
+    for set_entity, members in by_set.items():
+        evidence = tuple(m for x in members for m in x.evidence)
+        source = split_source(doc, set_entity, evidence, keep)
+        sources[set_entity] = source
+        written = [x for x in members if source is not None and x.member in held]
+        if scheme.split_from_multiple_bridges and len(written) < 2:
+            written = []
+        found.memberships.extend((source, x) for x in written if source is not None)
+        found.lost_memberships.extend(x for x in members if x not in written)
+    split_sources = {source for source, _ in found.memberships}
+    count: dict[Mention, int] = {}
+    for bridge in doc.bridging():
+        count[bridge.anaphor] = count.get(bridge.anaphor, 0) + 1
+    for bridge in doc.bridging():
+        ok = bridge.anaphor in keep and bridge.anchor in held
+        if ok and scheme.split_from_multiple_bridges:
+            ok = count[bridge.anaphor] == 1 and bridge.anaphor not in split_sources
+        (found.bridges if ok else found.lost_bridges).append(bridge)
+    return found
 
 
 class _Edges:
@@ -168,8 +216,9 @@ def _relations(doc: Document, scheme: Scheme, offsets: Offsets, same_text: bool,
         out.layers.relations.append(made)
 
     _coreference(doc, scheme, edges, spans, add)
-    _bridging(doc, scheme, edges, spans, add)
-    _splits(doc, scheme, edges, spans, add)
+    side = side_relations(doc, scheme, keep)
+    _bridging(doc, scheme, edges, spans, add, side)
+    _splits(doc, scheme, edges, spans, add, side)
     # on a row, relations as they were read, then the new ones
     out.layers.relations.sort(key=lambda r: (r.target.begin, -r.target.end, rank[id(r)],
                                              r.source.begin))
@@ -234,11 +283,9 @@ def _anchor(doc: Document, entity: Entity, before: Mention, spans: dict[Mention,
 
 
 def _bridging(doc: Document, scheme: Scheme, edges: _Edges, spans: dict[Mention, Span],
-              add: Add) -> None:
+              add: Add, side: SideRelations) -> None:
     stored = {(s, t): f for s, t, meaning, f in edges.found if meaning == BRIDGING}
-    for bridge in doc.bridging():
-        if bridge.anaphor not in spans:
-            continue
+    for bridge in side.bridges:
         target = _anchor(doc, bridge.anchor, bridge.anaphor, spans, bridge.anchor_mention)
         if target is None:
             continue
@@ -252,7 +299,7 @@ def _bridging(doc: Document, scheme: Scheme, edges: _Edges, spans: dict[Mention,
 
 
 def split_source(doc: Document, set_entity: Entity, evidence: tuple[Mention, ...],
-                 spans: dict[Mention, Span]) -> Mention | None:
+                 spans: Any) -> Mention | None:
     for mention in evidence:
         if mention in spans and doc.entity_of(mention) is set_entity:
             return mention
@@ -261,19 +308,10 @@ def split_source(doc: Document, set_entity: Entity, evidence: tuple[Mention, ...
 
 
 def _splits(doc: Document, scheme: Scheme, edges: _Edges, spans: dict[Mention, Span],
-            add: Add) -> None:
+            add: Add, side: SideRelations) -> None:
     stored = {(s, doc.entity_of(t)): (t, f) for s, t, meaning, f in edges.found
               if meaning == SPLIT}
-    sources: dict[Entity, Mention | None] = {}
-    for membership in doc.memberships():
-        set_entity = membership.set_entity
-        if set_entity not in sources:
-            evidence = tuple(m for ms in (x.evidence for x in doc.memberships()
-                                          if x.set_entity is set_entity) for m in ms)
-            sources[set_entity] = split_source(doc, set_entity, evidence, spans)
-        source = sources[set_entity]
-        if source is None:
-            continue
+    for source, membership in side.memberships:
         found = stored.get((source, membership.member))
         if found is not None and found[0] in spans:
             add(source, found[0], None, found[1])

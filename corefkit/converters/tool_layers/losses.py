@@ -9,11 +9,9 @@ identity) in the relation schemes only.
 
 from __future__ import annotations
 
-from typing import Any
-
 from corefkit.converters.loss import MAX_EXAMPLES, LossRecord, describe_mention, user_attributes
 from corefkit.converters.offsets import SUBTOKEN
-from corefkit.converters.tool_layers.extract import writable
+from corefkit.converters.tool_layers.extract import side_relations, writable
 from corefkit.converters.tool_layers.schemes import CHAIN_SHAPE, ENTITY_ATTRIBUTES, Scheme
 from corefkit.model import Document
 
@@ -42,16 +40,13 @@ def scheme_losses(doc: Document, scheme: Scheme, span_features: tuple[str, ...])
         record("split_antecedents", [f"entity {s.member.id} in set {s.set_entity.id}"
                                      for s in doc.memberships()],
                "dropped (the chain scheme has no split antecedents)")
-    elif scheme.split_from_multiple_bridges:
-        sets = doc.accommodated_sets()
-        record("split_antecedents", [f"entity {members[0].id} in set {s.id}"
-                                     for s, members in sets.items() if len(members) == 1],
-               "dropped (GUM's scheme writes a set as two or more bridge relations)")
-        count: dict[Any, int] = {}
-        for bridge in doc.bridging():
-            count[bridge.anaphor] = count.get(bridge.anaphor, 0) + 1
-        record("bridging", [describe_mention(doc, b.anaphor) for b in doc.bridging()
-                            if count[b.anaphor] >= 2],
-               "dropped (GUM's scheme reads two or more bridge relations from one anaphor as a "
-               "split antecedent)")
+        return records
+    side = side_relations(doc, scheme, set(writable(doc)))
+    why = ("dropped (no mention the layer holds, or GUM's scheme: a set of fewer than two "
+           "members, a second bridge relation from one anaphor)"
+           if scheme.split_from_multiple_bridges else
+           "dropped (the anaphor, anchor or member has no mention the layer holds)")
+    record("bridging", [describe_mention(doc, b.anaphor) for b in side.lost_bridges], why)
+    record("split_antecedents", [f"entity {s.member.id} in set {s.set_entity.id}"
+                                 for s in side.lost_memberships], why)
     return records
