@@ -3,21 +3,22 @@ made from its tokens.
 
 A document read from a character-offset format keeps its text (``doc.attrs[TEXT]``) and token
 offsets; the writer writes them back when they still fit the tokens and no token holds a TAB
-or a line break (a row could not hold it). Otherwise the text is made as
-:func:`corefkit.converters.offsets.generated_layout` makes it: one sentence per line, tokens
-joined by single spaces (whitespace inside a form becomes ``_``). A sentence starts at its
+or a line break (a row could not hold it). Otherwise the text is made from the tokens (:func:`generated`): one sentence per line, tokens
+joined by single spaces. A sentence starts at its
 first token (INCEpTION requires it) and ends at the end of its ``#Text`` as read, else at its
 last token.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from corefkit.converters.offsets import CHARS, generated_layout, kept_layout
+from corefkit.converters.offsets import CHARS, kept_layout
 from corefkit.model import Document
 
 ROW_BREAKERS = ("\t", "\n", "\r")
+ROW_BREAKER_RE = re.compile("[\t\n\r]")
 
 
 @dataclass
@@ -37,8 +38,37 @@ def layout(doc: Document) -> Layout:
                         for b, e in offsets.values())
         if forms_fit and all(t.index in offsets for t in doc.tokens if not t.is_empty):
             return Layout(text, offsets, _sentences(doc, text, offsets), True)
-    text, offsets, changed = generated_layout(doc)
+    text, offsets, changed = generated(doc)
     return Layout(text, offsets, _sentences(doc, text, offsets, own=False), False, changed)
+
+
+def generated(doc: Document) -> tuple[str, dict[int, tuple[int, int]], int]:
+    """One sentence per line, tokens joined by single spaces; a TAB or line break inside a
+    form becomes ``_`` (a row could not hold it), an empty form ``_``; spaces inside a form
+    stay (a token may hold them)."""
+    lines: list[str] = []
+    offsets: dict[int, tuple[int, int]] = {}
+    changed = 0
+    pos = 0
+    for sentence in doc.sentences:
+        words: list[str] = []
+        for index in sentence.token_indices():
+            token = doc.tokens[index]
+            if token.is_empty:
+                continue
+            form = token.form
+            if not form or ROW_BREAKER_RE.search(form):
+                form = ROW_BREAKER_RE.sub("_", form) or "_"
+                changed += 1
+            if words:
+                pos += 1
+            offsets[index] = (pos, pos + len(form))
+            pos += len(form)
+            words.append(form)
+        if words:
+            lines.append(" ".join(words))
+            pos += 1
+    return "".join(line + "\n" for line in lines), offsets, changed
 
 
 def _sentences(doc: Document, text: str, offsets: dict[int, tuple[int, int]],

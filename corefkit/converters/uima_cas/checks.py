@@ -48,7 +48,7 @@ register(
             "(left out)"),
 )
 register(Check("cas.form-changed", 2, WARNING,
-               "a token whose form holds whitespace or nothing is written with '_' for it",
+               "a token whose form holds a TAB, a line break or nothing is written with '_' for it",
                FORMAT, "reader"))
 
 PLUGIN = FormatPlugin(FORMAT)

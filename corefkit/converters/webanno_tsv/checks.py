@@ -82,7 +82,7 @@ register(
 
 # repairs of the writer (in the conversion report)
 register(Check(FORMAT + ".form-changed", 2, WARNING,
-               "a token whose form holds whitespace or nothing is written with '_' for it",
+               "a token whose form holds a TAB, a line break or nothing is written with '_' for it",
                FORMAT, "reader"))
 
 PLUGIN = FormatPlugin(FORMAT)
