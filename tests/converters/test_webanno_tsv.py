@@ -204,3 +204,87 @@ def test_relation_types_option_changes_meanings() -> None:
     assert not ignored.bridging() and not ignored.memberships()
     merged = read_one(path, relation_types="bridge=coreference")
     assert len(merged.entities) < len(read_one(path).entities)
+
+
+def test_an_empty_file_read_as_webanno_tsv(tmp_path: Path) -> None:
+    path = tmp_path / "empty.tsv"
+    path.write_bytes(b"")
+    with pytest.raises(FormatError) as found:
+        list(corefkit.read(str(path), format="webanno-tsv"))
+    assert found.value.check == "webanno-tsv.no-header"
+
+
+@pytest.mark.parametrize("fmt", ["webanno-tsv", "uima-cas"])
+def test_forms_a_row_cannot_hold_are_written_with_underscores(fmt: str, tmp_path: Path) -> None:
+    if fmt == "uima-cas":
+        pytest.importorskip("cassis")
+    doc = Document("tabs")
+    doc.add_sentence(["a\tb", "", "c"])
+    doc.add_span(0, 2, doc.new_entity())
+    out = tmp_path / ("out.tsv" if fmt == "webanno-tsv" else "out")
+    report = corefkit.write([doc], str(out), fmt)
+    prefix = "webanno-tsv" if fmt == "webanno-tsv" else "cas"
+    assert [r.check for r in report.repairs] == [f"{prefix}.form-changed"]
+    (again,) = corefkit.read(str(out if fmt == "webanno-tsv" else out / "tabs.xmi"))
+    assert [t.form for t in again.tokens] == ["a_b", "_", "c"]
+    assert [m.tokens for m in again.mentions] == [(0, 1, 2)]
+
+
+def test_validate_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    """Level 3 shows the relations the model cannot hold, level 2 the format's conventions,
+    level 1 only what makes a file unreadable; a refused row is an error at every level."""
+    from corefkit.cli.main import main
+
+    alamo = str(gum_tsv.TSV / "GUM_textbook_alamo.tsv")
+    assert main(["validate", alamo]) == 0
+    out = capsys.readouterr().out
+    assert out.count("webanno-tsv.relation-within-entity:") == 3 and ":361: [WARNING]" in out
+    assert main(["validate", "--level", "2", alamo]) == 0
+    assert "0 errors, 0 warnings" in capsys.readouterr().out
+    vlog = str(gum_tsv.TSV / "GUM_vlog_college.tsv")
+    assert main(["validate", "--level", "2", vlog]) == 0
+    assert ":15: [WARNING] webanno-tsv.extra-columns: 683 rows" in capsys.readouterr().out
+    assert main(["validate", "--level", "1", vlog]) == 0
+    assert "0 errors, 0 warnings" in capsys.readouterr().out
+    bad = str(Path(__file__).resolve().parents[1] / "fixtures" / "validation" / "webanno-tsv" /
+              "bad-id.tsv")
+    assert main(["validate", "--level", "1", bad]) == 1
+    assert ":7: [ERROR] webanno-tsv.bad-id:" in capsys.readouterr().out
+    assert main(["convert", bad, "-", "--to", "conll2012"]) == 1
+    assert "bad-id.tsv:7:1: the row 1-3 should be token 2" in capsys.readouterr().err
+
+
+def test_formats_lists_both_tool_formats(capsys: pytest.CaptureFixture[str]) -> None:
+    from corefkit.cli.main import main
+
+    assert main(["formats"]) == 0
+    out = capsys.readouterr().out
+    for name in ("webanno-tsv", "uima-cas"):
+        block = out[out.index(f"\n{name} ("):].split("\n\n")[0]
+        assert "holds: singletons, crossing_same_entity, cross_sentence, sub_token" in block
+        assert "reading options:" in block and "--coref-scheme --chain-layer --span-layer" in block
+        assert "writing options: --coref-scheme" in block
+    assert "--cas-typesystem" in out
+
+
+def test_cli_conversions_and_the_scheme_options(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from corefkit.cli.main import main
+
+    art = str(gum_tsv.TSV / "GUM_academic_art.tsv")
+    assert main(["convert", art, str(tmp_path / "art.conllu")]) == 0
+    assert main(["convert", str(tmp_path / "art.conllu"), str(tmp_path / "chain.tsv"), "--to",
+                 "webanno-tsv"]) == 0
+    err = capsys.readouterr().err
+    assert "8 bridging relations (dropped (the chain scheme has no bridging" in err
+    assert "4 split antecedents (accommodated sets) (dropped (the chain scheme" in err
+    assert main(["convert", str(tmp_path / "art.conllu"), str(tmp_path / "gum.tsv"), "--to",
+                 "webanno-tsv", "--coref-scheme", "gum"]) == 0
+    capsys.readouterr()
+    back = read_one(tmp_path / "gum.tsv")
+    assert len(back.bridging()) == 8 and len(back.memberships()) == 4
+    assert main(["convert", art, str(tmp_path / "x.conll"), "--chain-layer", "nope"]) == 1
+    assert "(webanno-tsv.scheme)" in capsys.readouterr().err
+    assert main(["convert", str(tmp_path / "art.conllu"), str(tmp_path / "y.conll"),
+                 "--span-layer", "x"]) == 2
+    assert "--span-layer applies to" in capsys.readouterr().err

@@ -55,7 +55,7 @@ def read_path(path: str, file: str | None = None, *, cas_typesystem: str | None 
               lenient: bool = False, **options: Any) -> Iterator[Document]:
     files = find_files(path) if os.path.isdir(path) else [path]
     if not files:
-        raise FormatError("the directory holds no .xmi file", file=path, check=PREFIX + "no-files")
+        raise FormatError("the directory holds no .xmi file", file=path, check="cas.no-files")
     for one in files:
         display = file if file is not None and len(files) == 1 else one
         yield _Reader(one, display, cas_typesystem, lenient, options).read()
@@ -77,10 +77,12 @@ class _Reader:
         self.stem = name or "document"
 
     def error(self, check: str, message: str) -> FormatError:
-        return FormatError(message, file=self.display, check=PREFIX + check)
+        return FormatError(message, file=self.display, check=check)
 
     def report(self, check: str, line: int | None, message: str, action: str = "kept") -> None:
-        self.repairs.append(Repair(PREFIX + check, message, file=self.display, line=line,
+        """A repair; the shared builder names its checks without the format's prefix."""
+        check = check if "." in check else PREFIX + check
+        self.repairs.append(Repair(check, message, file=self.display, line=line,
                                    document=self.stem, action=action))
 
     def type_system_files(self) -> list[str]:
@@ -88,7 +90,7 @@ class _Reader:
             return [p.strip() for p in self.typesystem.split(",") if p.strip()]
         beside = bridge.typesystem_beside(self.path)
         if beside is None:
-            raise self.error("no-typesystem", "no type system: INCEpTION and WebAnno export "
+            raise self.error("cas.no-typesystem", "no type system: INCEpTION and WebAnno export "
                              "TypeSystem.xml beside the XMI, and there is none here; pass "
                              "--cas-typesystem FILE[,FILE...] (cassis' bundled DKPro Core type "
                              "system is not a substitute: it lacks DocumentMetaData, which every "
@@ -104,18 +106,18 @@ class _Reader:
             if missing:
                 shown = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
                 if not self.lenient:
-                    raise self.error("undefined-types", f"the XMI uses {len(missing)} types its "
+                    raise self.error("cas.undefined-types", f"the XMI uses {len(missing)} types its "
                                      f"type system does not define: {shown}; pass a type system "
                                      "that defines them (--cas-typesystem), or --lenient to "
                                      "skip their annotations")
-                self.report("undefined-types", None, f"skipped the annotations of {len(missing)} "
+                self.report("cas.undefined-types", None, f"skipped the annotations of {len(missing)} "
                             f"types the type system does not define: {shown}", "dropped")
         try:
             cas = bridge.load_cas(data, ts, json=is_json, lenient=self.lenient)
         except CorefkitError:
             raise
         except Exception as exc:  # cassis raises plain exceptions on malformed files
-            raise self.error("unreadable", f"dkpro-cassis cannot read the file: "
+            raise self.error("cas.unreadable", f"dkpro-cassis cannot read the file: "
                              f"{bridge._short(exc)}") from None
         return cas, ts
 
@@ -127,11 +129,11 @@ class _Reader:
             scheme = choose([layer for layer in declared_layers(ts) if layer.name in used],
                             self.options)
         except SchemeError as exc:
-            raise self.error("scheme", str(exc)) from None
+            raise self.error("cas.scheme", str(exc)) from None
         layers = CasLayers(cas, ts).read(scheme) if scheme is not None else CorefLayers()
         doc = self.document(cas, ts, layers)
         if scheme is None:
-            self.report("no-coreference-layer", None, "the type system declares no chain layer "
+            self.report("cas.no-coreference-layer", None, "the type system declares no chain layer "
                         "and no relation layer over a span layer: the document has no "
                         "coreference")
         else:
@@ -155,7 +157,7 @@ class _Reader:
         else:
             cuts = {o for s in _all_spans(layers) for o in s}
             grouped = tokenize(text, cuts)
-            self.report("no-tokens", None, "the CAS has no Token annotations; tokenized its text "
+            self.report("cas.no-tokens", None, "the CAS has no Token annotations; tokenized its text "
                         "at whitespace and at the mentions' boundaries")
         doc = build_document(str(doc_id), text, grouped, file=self.display)
         doc.line = 1

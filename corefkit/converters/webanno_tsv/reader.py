@@ -59,11 +59,12 @@ class _Reader:
 
     def error(self, check: str, message: str, line: int | None,
               column: int | None = None) -> FormatError:
-        return FormatError(message, file=self.file, line=line, column=column,
-                           check=PREFIX + check)
+        return FormatError(message, file=self.file, line=line, column=column, check=check)
 
     def report(self, check: str, line: int | None, message: str, action: str = "kept") -> None:
-        self.repairs.append(Repair(PREFIX + check, message, file=self.file, line=line,
+        """A repair; the shared builder names its checks without the format's prefix."""
+        check = check if "." in check else PREFIX + check
+        self.repairs.append(Repair(check, message, file=self.file, line=line,
                                    document=self.doc_id, action=action))
 
     def read(self, stream: BinaryIO) -> Document:
@@ -78,7 +79,7 @@ class _Reader:
             raise self.error(exc.check, exc.message, exc.line, exc.column) from None
         to_code_points(body)
         if body.extra_rows:
-            self.report("extra-columns", body.extra_rows[0],
+            self.report("webanno-tsv.extra-columns", body.extra_rows[0],
                         f"{len(body.extra_rows)} rows have more fields than the header declares "
                         f"columns (first: line {body.extra_rows[0]}); the extra ones are ignored, "
                         "as INCEpTION ignores them", "dropped")
@@ -86,9 +87,9 @@ class _Reader:
         try:
             scheme = choose(header.layers, self.options)
         except SchemeError as exc:
-            raise self.error("scheme", str(exc), 2) from None
+            raise self.error("webanno-tsv.scheme", str(exc), 2) from None
         if scheme is None:
-            self.report("no-coreference-layer", 2, "the file declares no chain layer and no "
+            self.report("webanno-tsv.no-coreference-layer", 2, "the file declares no chain layer and no "
                         "relation layer over a span layer: the document has no coreference")
             layers = CorefLayers()
         else:
@@ -107,7 +108,7 @@ class _Reader:
     def header(self, lines: Iterator[tuple[int, str]]) -> Header:
         first = next(lines, None)
         if first is None:
-            raise self.error("no-header", "the file is empty; a WebAnno TSV file starts with "
+            raise self.error("webanno-tsv.no-header", "the file is empty; a WebAnno TSV file starts with "
                              "'#FORMAT=WebAnno TSV 3.x'", 1)
         try:
             header = parse_format(first[1], first[0])
@@ -123,10 +124,10 @@ class _Reader:
                                       "sentence", number)
                 parse_line(header, line, number)
         except HeaderError as exc:
-            raise self.error("bad-header", exc.message, exc.line) from None
+            raise self.error("webanno-tsv.bad-header", exc.message, exc.line) from None
         for layer in header.layers:
             if layer.kind == "relation" and not any(o.name == layer.base for o in header.layers):
-                self.report("unknown-base-layer", 2, f"the relation layer {layer.name} connects "
+                self.report("webanno-tsv.unknown-base-layer", 2, f"the relation layer {layer.name} connects "
                             f"{layer.base}, which the header does not declare")
         return header
 
@@ -140,7 +141,7 @@ class _Reader:
             for unit in block.tokens:
                 form = text[unit.begin:unit.end]
                 if form != unit.form:
-                    self.report("token-text-mismatch", unit.line,
+                    self.report("webanno-tsv.token-text-mismatch", unit.line,
                                 f"the token {unit.address} is {unit.form!r} but its offsets hold "
                                 f"{form!r} in the #Text lines; took the text's", "replaced")
                 tokens.append(Token(form, -1, -1, {CHARS: (unit.begin, unit.end),
@@ -180,7 +181,7 @@ class _Reader:
                                    record.target_id, record, "target")
             unit = addresses.get(record.source)
             if unit is None:
-                self.report("dangling-relation", record.line,
+                self.report("webanno-tsv.dangling-relation", record.line,
                             f"the relation's source {record.source} is no row of the file; left "
                             "out", "dropped")
                 continue
@@ -197,7 +198,7 @@ class _Reader:
         if key is not None:
             found = assembler.by_id.get((layer, key))
             if found is None or unit not in found.units:
-                self.report("dangling-relation", record.line,
+                self.report("webanno-tsv.dangling-relation", record.line,
                             f"the relation's {what} {unit.address}[{key}] is no {layer} "
                             "annotation of that row; left out", "dropped")
                 return None
@@ -205,7 +206,7 @@ class _Reader:
         here = assembler.on_unit.get((layer, id(unit)), [])
         if len(here) == 1:
             return here[0]
-        self.report("dangling-relation", record.line,
+        self.report("webanno-tsv.dangling-relation", record.line,
                     f"the relation's {what} {unit.address} has {len(here) or 'no'} {layer} "
                     "annotations and the relation names none by id; left out", "dropped")
         return None
@@ -214,7 +215,7 @@ class _Reader:
         units = annotation.units
         tokens = [u.token for u in units]
         if any(b - a > 1 for a, b in zip(tokens, tokens[1:])):
-            self.report("span-gap", annotation.line,
+            self.report("webanno-tsv.span-gap", annotation.line,
                         f"the annotation {annotation.key} of {annotation.layer} skips rows between "
                         f"{units[0].address} and {units[-1].address}; read as covering them, as "
                         "INCEpTION does")
