@@ -14,6 +14,7 @@ a split-antecedent set to a mention of each member.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -129,7 +130,7 @@ def _chains(doc: Document, scheme: Scheme, offsets: Offsets, same_text: bool,
 def chain_numbers(entities: list[Entity]) -> list[int]:
     """The entities' own numbers when they are distinct positive integers, else 1, 2, ..."""
     given = [str(e.attrs.get("original_id", "")) for e in entities]
-    if all(g.isdigit() and int(g) > 0 for g in given) and len(set(given)) == len(given):
+    if all(g.isascii() and g.isdigit() and int(g) > 0 for g in given) and len(set(given)) == len(given):
         return [int(g) for g in given]
     return list(range(1, len(entities) + 1))
 
@@ -181,12 +182,12 @@ class _Edges:
     def __init__(self, doc: Document) -> None:
         by_id = {m.id: m for m in doc.mentions}
         self.found: list[tuple[Mention, Mention, str, dict[str, str]]] = []
-        self.rank: dict[tuple[int, int, str], int] = {}   # the order in which they were read
+        self.rank: dict[tuple[int, int], int] = {}   # the order in which they were read
         for n, (source, target, meaning, features) in enumerate(doc.attrs.get(EDGES) or ()):
             s, t = by_id.get(source), by_id.get(target)
             if s is not None and t is not None:
                 self.found.append((s, t, meaning, dict(features)))
-                self.rank.setdefault((s.id, t.id, meaning), n)
+                self.rank.setdefault((s.id, t.id), n)
 
 
 def _relations(doc: Document, scheme: Scheme, offsets: Offsets, same_text: bool,
@@ -211,14 +212,15 @@ def _relations(doc: Document, scheme: Scheme, offsets: Offsets, same_text: bool,
         if label is not None:
             feats[relation] = label
         made = Relation(spans[source], spans[target], feats)
-        read = [n for (s, t, _), n in edges.rank.items() if (s, t) == (source.id, target.id)]
-        rank[id(made)] = (0, min(read)) if read and label is None else (1, len(rank))
+        read = edges.rank.get((source.id, target.id))
+        rank[id(made)] = (0, read) if read is not None and label is None else (1, len(rank))
         out.layers.relations.append(made)
 
     _coreference(doc, scheme, edges, spans, add)
     side = side_relations(doc, scheme, keep)
-    _bridging(doc, scheme, edges, spans, add, side)
-    _splits(doc, scheme, edges, spans, add, side)
+    anchors = _Anchors(doc, spans)
+    _bridging(doc, scheme, edges, anchors, add, side)
+    _splits(doc, scheme, edges, anchors, add, side)
     # on a row, relations as they were read, then the new ones
     out.layers.relations.sort(key=lambda r: (r.target.begin, -r.target.end, rank[id(r)],
                                              r.source.begin))
@@ -271,22 +273,34 @@ def _connects(mentions: list[Mention], edges: list[tuple[Mention, Mention, Any]]
     return len({find(m) for m in mentions}) == 1
 
 
-def _anchor(doc: Document, entity: Entity, before: Mention, spans: dict[Mention, Span],
-            preferred: Mention | None) -> Mention | None:
-    if preferred is not None and preferred in spans and doc.entity_of(preferred) is entity:
-        return preferred
-    candidates = [m for m in doc.mentions_of(entity) if m in spans]
-    earlier = [m for m in candidates if m.start < before.start]
-    if earlier:
-        return earlier[-1]
-    return candidates[0] if candidates else None
+class _Anchors:
+    """The written mention a relation to an entity points to: the one given, if it is a
+    written mention of the entity, else the entity's last written mention before the
+    relation's source, else its first (each entity's mentions sorted once)."""
+
+    def __init__(self, doc: Document, spans: dict[Mention, Span]) -> None:
+        self.doc, self.spans = doc, spans
+        self.cache: dict[Entity, tuple[list[int], list[Mention]]] = {}
+
+    def __call__(self, entity: Entity, before: Mention, preferred: Mention | None) -> Mention | None:
+        if preferred is not None and preferred in self.spans \
+                and self.doc.entity_of(preferred) is entity:
+            return preferred
+        if entity not in self.cache:
+            ordered = [m for m in self.doc.mentions_of(entity) if m in self.spans]
+            self.cache[entity] = ([m.start for m in ordered], ordered)
+        starts, ordered = self.cache[entity]
+        at = bisect.bisect_left(starts, before.start)
+        if at > 0:
+            return ordered[at - 1]
+        return ordered[0] if ordered else None
 
 
-def _bridging(doc: Document, scheme: Scheme, edges: _Edges, spans: dict[Mention, Span],
+def _bridging(doc: Document, scheme: Scheme, edges: _Edges, anchor: _Anchors,
               add: Add, side: SideRelations) -> None:
     stored = {(s, t): f for s, t, meaning, f in edges.found if meaning == BRIDGING}
     for bridge in side.bridges:
-        target = _anchor(doc, bridge.anchor, bridge.anaphor, spans, bridge.anchor_mention)
+        target = anchor(bridge.anchor, bridge.anaphor, bridge.anchor_mention)
         if target is None:
             continue
         features = stored.get((bridge.anaphor, target))
@@ -307,15 +321,15 @@ def split_source(doc: Document, set_entity: Entity, evidence: tuple[Mention, ...
     return mentions[0] if mentions else None
 
 
-def _splits(doc: Document, scheme: Scheme, edges: _Edges, spans: dict[Mention, Span],
+def _splits(doc: Document, scheme: Scheme, edges: _Edges, anchor: _Anchors,
             add: Add, side: SideRelations) -> None:
     stored = {(s, doc.entity_of(t)): (t, f) for s, t, meaning, f in edges.found
               if meaning == SPLIT}
     for source, membership in side.memberships:
         found = stored.get((source, membership.member))
-        if found is not None and found[0] in spans:
+        if found is not None and found[0] in anchor.spans:
             add(source, found[0], None, found[1])
             continue
-        target = _anchor(doc, membership.member, source, spans, None)
+        target = anchor(membership.member, source, None)
         if target is not None:
             add(source, target, scheme.label(SPLIT), {})

@@ -180,8 +180,9 @@ class CasLayers:
                     mention_type.get_feature(feature).rangeType.name, type_.name):
                 continue
             for group in self.cas.select(type_.name):
-                members = [str(m.xmiID) for m in (group.get("Members").elements or [])
-                           if m is not None]
+                array = group.get("Members")
+                members = [str(m.xmiID) for m in (getattr(array, "elements", None) or [])
+                           if m is not None and hasattr(m, "xmiID")]
                 if group.xmiID not in by_entity:
                     label = value_text(group.get("Label"))
                     found.chains.append(Chain([], str(group.xmiID),

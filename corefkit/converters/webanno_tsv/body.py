@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from corefkit.converters.webanno_tsv.escaping import unescape_old_text, unescape_text
 from corefkit.converters.webanno_tsv.header import Header
 
-ID_RE = re.compile(r"^(\d+)-(\d+)(?:\.(\d+))?$")
-OFFSETS_RE = re.compile(r"^(\d+)-(\d+)$")
+ID_RE = re.compile(r"^([0-9]+)-([0-9]+)(?:\.([0-9]+))?$")
+OFFSETS_RE = re.compile(r"^([0-9]+)-([0-9]+)$")
 
 
 class BodyError(Exception):

@@ -32,8 +32,9 @@ from corefkit.converters.webanno_tsv.header import (
     Header,
 )
 
-LINK_RE = re.compile(r"^(?P<value>.*)->(?P<chain>\d+)-(?P<link>\d+)$", re.DOTALL)
-SOURCE_RE = re.compile(r"^(?P<address>\d+-\d+(?:\.\d+)?)(?:\[(?P<a>\d+)_(?P<b>\d+)\])?$")
+LINK_RE = re.compile(r"^(?P<value>.*)->(?P<chain>[0-9]+)-(?P<link>[0-9]+)$", re.DOTALL)
+SOURCE_RE = re.compile(r"^(?P<address>[0-9]+-[0-9]+(?:\.[0-9]+)?)"
+                       r"(?:\[(?P<a>[0-9]+)_(?P<b>[0-9]+)\])?$")
 # a reserved character without the backslash before it
 UNESCAPED_RE = re.compile(r"(?<!\\)(?:[_*;\[\]]|->)")
 NULL = "*"
@@ -49,6 +50,12 @@ class Annotation:
     units: list[Unit] = field(default_factory=list)
     features: dict[str, str] = field(default_factory=dict)
     line: int = 0
+    unit_ids: set[int] = field(default_factory=set)   # id() of each unit, for lookups
+
+    def add(self, unit: Unit) -> None:
+        if not self.units or self.units[-1] is not unit:
+            self.units.append(unit)
+            self.unit_ids.add(id(unit))
 
 
 @dataclass(eq=False)
@@ -69,7 +76,8 @@ def split_id(value: str) -> tuple[str, str | None]:
         start = value.rfind("[")
         while start > 0 and escaped_at(value, start):
             start = value.rfind("[", 0, start)
-        if start >= 0 and value[start + 1:-1].isdigit():
+        number = value[start + 1:-1]
+        if start >= 0 and number.isascii() and number.isdigit():
             return value[:start], value[start + 1:-1]
     return value, None
 
@@ -155,8 +163,7 @@ class LayerAssembler:
             self.spans.setdefault(layer, []).append(annotation)
         if annotation not in here:
             here.append(annotation)
-        if not annotation.units or annotation.units[-1] is not unit:
-            annotation.units.append(unit)
+        annotation.add(unit)
         return annotation
 
     def chain_row(self, layer: str, unit: Unit, columns: list[tuple[int, Column]]) -> None:
@@ -197,8 +204,7 @@ class LayerAssembler:
                     annotation.features["referenceRelation"] = relation
                 if kind is not None:
                     annotation.features["referenceType"] = kind
-            if not annotation.units or annotation.units[-1] is not unit:
-                annotation.units.append(unit)
+            annotation.add(unit)
 
     def relation_row(self, layer: str, unit: Unit, columns: list[tuple[int, Column]]) -> None:
         source_index = next(i for i, c in columns if c.kind == REL_SOURCE)

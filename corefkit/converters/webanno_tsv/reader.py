@@ -197,7 +197,7 @@ class _Reader:
                  record: RelationRecord, what: str) -> Annotation | None:
         if key is not None:
             found = assembler.by_id.get((layer, key))
-            if found is None or unit not in found.units:
+            if found is None or id(unit) not in found.unit_ids:
                 self.report("webanno-tsv.dangling-relation", record.line,
                             f"the relation's {what} {unit.address}[{key}] is no {layer} "
                             "annotation of that row; left out", "dropped")

@@ -106,7 +106,7 @@ class RowWriter:
                         used.update(int(g) for g in m.groups() if g)
         ids: dict[int, str] = {}
         own = [s.key for s in needs]
-        if all(k is not None and k.isdigit() and int(k) > 0 and int(k) not in used for k in own) \
+        if all(k is not None and k.isascii() and k.isdigit() and int(k) > 0 and int(k) not in used for k in own) \
                 and len(set(own)) == len(own):
             return {id(s): str(s.key) for s in needs}
         next_id = 1
