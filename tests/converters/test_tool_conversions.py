@@ -4,6 +4,7 @@ relation and split-antecedent membership the re-read document lacks."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,9 @@ SUFFIX = {"conll2012": ".conll", "corefud": ".conllu", "ua-exploded": ".CONLLUA"
 TARGETS = [s.name for s in formats() if s.writes_any_corpus]
 
 
+@functools.lru_cache(maxsize=None)
 def first(path: Path) -> Document:
+    """The first document of a file, read once (writers do not change what they write)."""
     return next(iter(corefkit.read(str(path), lenient=True)))
 
 

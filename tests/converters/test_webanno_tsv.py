@@ -288,3 +288,30 @@ def test_cli_conversions_and_the_scheme_options(tmp_path: Path,
     assert main(["convert", str(tmp_path / "art.conllu"), str(tmp_path / "y.conll"),
                  "--span-layer", "x"]) == 2
     assert "--span-layer applies to" in capsys.readouterr().err
+
+
+def test_a_new_document_is_written_as_the_guide_shows(tmp_path: Path) -> None:
+    """INCEpTION's guide, "Chain Annotations": He shot himself with his revolver (rows end
+    with a TAB, as INCEpTION writes them)."""
+    doc = Document("guide")
+    doc.add_sentence("He shot himself with his revolver .".split())
+    chain = doc.new_entity()
+    for index, relation in ((0, "coref"), (2, "coref"), (4, None)):
+        attrs = {"referenceType": "pr"}
+        if relation:
+            attrs["referenceRelation"] = relation
+        doc.add_span(index, index, chain, attrs=attrs)
+    out = tmp_path / "guide.tsv"
+    corefkit.write([doc], str(out), "webanno-tsv")
+    assert out.read_text(encoding="utf-8") == (
+        "#FORMAT=WebAnno TSV 3.3\n"
+        "#T_CH=de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink|referenceType|"
+        "referenceRelation\n\n\n"
+        "#Text=He shot himself with his revolver .\n"
+        "1-1\t0-2\tHe\tpr[1]\tcoref->1-1\t\n"
+        "1-2\t3-7\tshot\t_\t_\t\n"
+        "1-3\t8-15\thimself\tpr[1]\tcoref->1-2\t\n"
+        "1-4\t16-20\twith\t_\t_\t\n"
+        "1-5\t21-24\this\tpr[1]\t*->1-3\t\n"
+        "1-6\t25-33\trevolver\t_\t_\t\n"
+        "1-7\t34-35\t.\t_\t_\t\n")

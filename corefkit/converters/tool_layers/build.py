@@ -9,8 +9,8 @@ chain order (the order in which they join the entity, which writers give back).
 
 *Relation shape*: one mention per span (its id as ``original_id``); coreference relations join
 mentions into entities (connected components, singletons included, created in order of first
-mention); the label of a mention's coreference relation is kept as its ``link`` attribute; an etype or
-identity that every mention of an entity has alike becomes the entity's;
+mention); the label of a mention's coreference relation is kept as its ``link`` attribute; an
+etype or identity that every mention of an entity has alike becomes the entity's;
 bridging relations go from the anaphor (the relation's source) to the target's entity, with the
 target as anchor mention; a split-antecedent relation makes the source's entity a set with the
 target's entity as a member. The relations themselves are kept in ``doc.attrs[EDGES]`` (mention

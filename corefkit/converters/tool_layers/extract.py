@@ -130,7 +130,8 @@ def _chains(doc: Document, scheme: Scheme, offsets: Offsets, same_text: bool,
 def chain_numbers(entities: list[Entity]) -> list[int]:
     """The entities' own numbers when they are distinct positive integers, else 1, 2, ..."""
     given = [str(e.attrs.get("original_id", "")) for e in entities]
-    if all(g.isascii() and g.isdigit() and int(g) > 0 for g in given) and len(set(given)) == len(given):
+    if all(g.isascii() and g.isdigit() and int(g) > 0 for g in given) \
+            and len(set(given)) == len(given):
         return [int(g) for g in given]
     return list(range(1, len(entities) + 1))
 
@@ -282,7 +283,8 @@ class _Anchors:
         self.doc, self.spans = doc, spans
         self.cache: dict[Entity, tuple[list[int], list[Mention]]] = {}
 
-    def __call__(self, entity: Entity, before: Mention, preferred: Mention | None) -> Mention | None:
+    def __call__(self, entity: Entity, before: Mention,
+                 preferred: Mention | None) -> Mention | None:
         if preferred is not None and preferred in self.spans \
                 and self.doc.entity_of(preferred) is entity:
             return preferred

@@ -3,10 +3,10 @@ made from its tokens.
 
 A document read from a character-offset format keeps its text (``doc.attrs[TEXT]``) and token
 offsets; the writer writes them back when they still fit the tokens and no token holds a TAB
-or a line break (a row could not hold it). Otherwise the text is made from the tokens (:func:`generated`): one sentence per line, tokens
-joined by single spaces. A sentence starts at its
-first token (INCEpTION requires it) and ends at the end of its ``#Text`` as read, else at its
-last token.
+or a line break (a row could not hold it). Otherwise the text is made from the tokens
+(:func:`generated`): one sentence per line, tokens joined by single spaces. A sentence starts at
+its first token (INCEpTION requires it) and ends at the end of its ``#Text`` as read, else at
+its last token.
 """
 
 from __future__ import annotations

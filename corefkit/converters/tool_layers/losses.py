@@ -16,7 +16,8 @@ from corefkit.converters.tool_layers.schemes import CHAIN_SHAPE, ENTITY_ATTRIBUT
 from corefkit.model import Document
 
 
-def scheme_losses(doc: Document, scheme: Scheme, span_features: tuple[str, ...]) -> list[LossRecord]:
+def scheme_losses(doc: Document, scheme: Scheme,
+                  span_features: tuple[str, ...]) -> list[LossRecord]:
     records: list[LossRecord] = []
 
     def record(feature: str, found: list[str], action: str = "dropped") -> None:

@@ -74,7 +74,8 @@ def declared_layers(ts: Any) -> list[Layer]:
         features = primitive_features(ts, type_)
         if type_.name in chain_links or entity_feature(ts, type_) is not None:
             found.append(Layer(type_.name, "chain", features))
-        elif type_.get_feature("Governor") is not None and type_.get_feature("Dependent") is not None:
+        elif type_.get_feature("Governor") is not None \
+                and type_.get_feature("Dependent") is not None:
             found.append(Layer(type_.name, "relation", features,
                                type_.get_feature("Dependent").rangeType.name))
         else:

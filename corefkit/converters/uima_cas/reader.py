@@ -106,11 +106,13 @@ class _Reader:
             if missing:
                 shown = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
                 if not self.lenient:
-                    raise self.error("cas.undefined-types", f"the XMI uses {len(missing)} types its "
+                    raise self.error("cas.undefined-types",
+                                     f"the XMI uses {len(missing)} types its "
                                      f"type system does not define: {shown}; pass a type system "
                                      "that defines them (--cas-typesystem), or --lenient to "
                                      "skip their annotations")
-                self.report("cas.undefined-types", None, f"skipped the annotations of {len(missing)} "
+                self.report("cas.undefined-types", None,
+                            f"skipped the annotations of {len(missing)} "
                             f"types the type system does not define: {shown}", "dropped")
         try:
             cas = bridge.load_cas(data, ts, json=is_json, lenient=self.lenient)
@@ -157,7 +159,8 @@ class _Reader:
         else:
             cuts = {o for s in _all_spans(layers) for o in s}
             grouped = tokenize(text, cuts)
-            self.report("cas.no-tokens", None, "the CAS has no Token annotations; tokenized its text "
+            self.report("cas.no-tokens", None,
+                        "the CAS has no Token annotations; tokenized its text "
                         "at whitespace and at the mentions' boundaries")
         doc = build_document(str(doc_id), text, grouped, file=self.display)
         doc.line = 1

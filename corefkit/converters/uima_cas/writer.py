@@ -139,7 +139,8 @@ def _cas(doc: Document, scheme: Scheme, types: _TypeSystem, report: ConversionRe
     text = layout(doc)
     if text.changed_forms:
         report.repairs.append(Repair(
-            "cas.form-changed", f"{text.changed_forms} token forms held a TAB, a line break or nothing; "
+            "cas.form-changed",
+            f"{text.changed_forms} token forms held a TAB, a line break or nothing; "
             "written with '_' for it", document=doc.name, action="replaced"))
     cas = cassis.Cas(typesystem=ts)
     cas.sofa_string = text.text

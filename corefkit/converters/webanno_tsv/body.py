@@ -99,8 +99,10 @@ class BodyReader:
 
     def sentence_header(self, number: int, line: str) -> None:
         if self.current is not None:
-            raise BodyError("webanno-tsv.misplaced-line", "a '#' line among the token rows of a sentence; "
-                            "sentences are separated by a blank line", number)
+            raise BodyError(
+                "webanno-tsv.misplaced-line",
+                "a '#' line among the token rows of a sentence; "
+                "sentences are separated by a blank line", number)
         if not self.pending_text and self.pending_id is None:
             self.pending_line = number
         if line.startswith("#Text="):
@@ -112,21 +114,27 @@ class BodyReader:
     def end_sentence(self) -> None:
         if self.current is None:
             if self.pending_text:
-                raise BodyError("webanno-tsv.sentence-without-tokens", "a sentence without token rows",
-                                self.pending_line)
+                raise BodyError(
+                    "webanno-tsv.sentence-without-tokens",
+                    "a sentence without token rows",
+                    self.pending_line)
             return
         self.current = None
 
     def start_sentence(self, unit_begin: int, number: int) -> SentenceBlock:
         if not self.pending_text:
-            raise BodyError("webanno-tsv.missing-text", "token rows without a '#Text=' line before them; "
-                            "every sentence starts with its text", number)
+            raise BodyError(
+                "webanno-tsv.missing-text",
+                "token rows without a '#Text=' line before them; "
+                "every sentence starts with its text", number)
         sentence_text = "".join(t + "\n" for t in self.pending_text)
         if self.length > unit_begin:
             if self.length != unit_begin + 1 or not self.text or not self.text[-1].endswith("\n"):
-                raise BodyError("webanno-tsv.bad-offsets", f"the sentence starts at offset {unit_begin}, "
-                                f"inside the text of the sentence before it (which ends at "
-                                f"{self.length - 1})", number, 2)
+                raise BodyError(
+                    "webanno-tsv.bad-offsets",
+                    f"the sentence starts at offset {unit_begin}, "
+                    f"inside the text of the sentence before it (which ends at "
+                    f"{self.length - 1})", number, 2)
             self.text[-1] = self.text[-1][:-1]
             self.length -= 1
         if self.length < unit_begin:
@@ -153,32 +161,42 @@ class BodyReader:
             self.extra_rows.append(number)
             fields = fields[:expected]
         else:
-            raise BodyError("webanno-tsv.bad-columns", f"the row has {len(fields)} TAB-separated fields; the "
-                            f"header declares {self.ncols} annotation columns, so a row has "
-                            f"{expected} (each followed by a TAB)", number)
+            raise BodyError(
+                "webanno-tsv.bad-columns",
+                f"the row has {len(fields)} TAB-separated fields; the "
+                f"header declares {self.ncols} annotation columns, so a row has "
+                f"{expected} (each followed by a TAB)", number)
         found = ID_RE.match(fields[0])
         if found is None:
-            raise BodyError("webanno-tsv.bad-id", f"{fields[0]!r} is not a token id 's-t' or sub-token id "
-                            "'s-t.n'", number, 1)
+            raise BodyError(
+                "webanno-tsv.bad-id",
+                f"{fields[0]!r} is not a token id 's-t' or sub-token id "
+                "'s-t.n'", number, 1)
         offsets = OFFSETS_RE.match(fields[1])
         if offsets is None:
             raise BodyError("webanno-tsv.bad-offsets", f"{fields[1]!r} is not 'begin-end'", number,
                             len(fields[0]) + 2)
         begin, end = int(offsets.group(1)), int(offsets.group(2))
         if end < begin:
-            raise BodyError("webanno-tsv.bad-offsets", f"the offsets {fields[1]} end before they begin", number,
-                            len(fields[0]) + 2)
+            raise BodyError(
+                "webanno-tsv.bad-offsets",
+                f"the offsets {fields[1]} end before they begin", number,
+                len(fields[0]) + 2)
         sub = found.group(3)
         if self.current is None:
             if sub is not None:
-                raise BodyError("webanno-tsv.bad-id", f"the sentence starts with the sub-token {fields[0]}; a "
-                                "sub-token follows its token", number, 1)
+                raise BodyError(
+                    "webanno-tsv.bad-id",
+                    f"the sentence starts with the sub-token {fields[0]}; a "
+                    "sub-token follows its token", number, 1)
             self.current = self.start_sentence(begin, number)
         block = self.current
         s_no, t_no = int(found.group(1)), int(found.group(2))
         if s_no != len(self.sentences):
-            raise BodyError("webanno-tsv.bad-id", f"the row {fields[0]} is in sentence {len(self.sentences)} of "
-                            "the file; the first number of a token id is its sentence", number, 1)
+            raise BodyError(
+                "webanno-tsv.bad-id",
+                f"the row {fields[0]} is in sentence {len(self.sentences)} of "
+                "the file; the first number of a token id is its sentence", number, 1)
         if sub is None:
             if t_no != len(block.tokens) + 1:
                 raise BodyError("webanno-tsv.bad-id", f"the row {fields[0]} should be token "
@@ -187,17 +205,23 @@ class BodyReader:
             self.tokens += 1
         else:
             if t_no != len(block.tokens) or not block.tokens:
-                raise BodyError("webanno-tsv.bad-id", f"the sub-token {fields[0]} does not follow token "
-                                f"{s_no}-{t_no}", number, 1)
+                raise BodyError(
+                    "webanno-tsv.bad-id",
+                    f"the sub-token {fields[0]} does not follow token "
+                    f"{s_no}-{t_no}", number, 1)
             token = self.tokens - 1
             parent = block.tokens[-1]
             if begin < parent.begin or end > parent.end:
-                raise BodyError("webanno-tsv.bad-offsets", f"the sub-token {fields[0]} ({begin}-{end}) is not "
-                                f"inside its token ({parent.begin}-{parent.end})", number,
-                                len(fields[0]) + 2)
+                raise BodyError(
+                    "webanno-tsv.bad-offsets",
+                    f"the sub-token {fields[0]} ({begin}-{end}) is not "
+                    f"inside its token ({parent.begin}-{parent.end})", number,
+                    len(fields[0]) + 2)
         if end > self.length - 1 or begin < block.begin:
-            raise BodyError("webanno-tsv.bad-offsets", f"the offsets {fields[1]} are outside the sentence's "
-                            f"text ({block.begin}-{self.length - 1})", number, len(fields[0]) + 2)
+            raise BodyError(
+                "webanno-tsv.bad-offsets",
+                f"the offsets {fields[1]} are outside the sentence's "
+                f"text ({block.begin}-{self.length - 1})", number, len(fields[0]) + 2)
         unit = Unit(fields[0], len(self.sentences) - 1, token, int(sub) if sub else None,
                     begin, end, fields[2], fields[3:], number)
         (block.subtokens if sub else block.tokens).append(unit)
@@ -205,7 +229,9 @@ class BodyReader:
 
 
 def utf16_length(text: str) -> int:
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF) if not text.isascii() else len(text)
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
 def code_point_map(text: str) -> list[int] | None:

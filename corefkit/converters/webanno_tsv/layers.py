@@ -142,9 +142,11 @@ class LayerAssembler:
                         if not self.unescaped and len(body) > 1 and UNESCAPED_RE.search(body):
                             self.unescaped = True
                 elif column.kind == PLACEHOLDER and body not in (NULL, ""):
-                    raise BodyError("webanno-tsv.bad-value", f"the placeholder column of {layer} holds "
-                                    f"{body!r}; it holds '*' (with an id) or '_'", unit.line,
-                                    self.column_of(unit, index))
+                    raise BodyError(
+                        "webanno-tsv.bad-value",
+                        f"the placeholder column of {layer} holds "
+                        f"{body!r}; it holds '*' (with an id) or '_'", unit.line,
+                        self.column_of(unit, index))
             if column.kind == FEATURE and column.feature is not None and len(values) < len(here):
                 self.sparse.add((layer, column.feature))
 
@@ -179,21 +181,27 @@ class LayerAssembler:
         links = split_unescaped(link_cell, "|")
         types = split_unescaped(type_cell, "|")
         if len(links) != len(types):
-            raise BodyError("webanno-tsv.bad-chain", f"{len(types)} referenceType values but {len(links)} "
-                            f"referenceRelation values in the chain columns of {layer}",
-                            unit.line, self.column_of(unit, link_index))
+            raise BodyError(
+                "webanno-tsv.bad-chain",
+                f"{len(types)} referenceType values but {len(links)} "
+                f"referenceRelation values in the chain columns of {layer}",
+                unit.line, self.column_of(unit, link_index))
         chains = self.links.setdefault(layer, {})
         for value, type_value in zip(links, types):
             found = LINK_RE.match(value)
             if found is None or escaped_at(value, found.start("chain") - 2):
-                raise BodyError("webanno-tsv.bad-chain", f"{value!r} is not 'RELATION->CHAIN-LINK'", unit.line,
-                                self.column_of(unit, link_index))
+                raise BodyError(
+                    "webanno-tsv.bad-chain",
+                    f"{value!r} is not 'RELATION->CHAIN-LINK'", unit.line,
+                    self.column_of(unit, link_index))
             type_body, chain_id = split_id(type_value)
             number = (int(found.group("chain")), int(found.group("link")))
             if chain_id is not None and int(chain_id) != number[0]:
-                raise BodyError("webanno-tsv.bad-chain", f"the referenceType {type_value!r} names chain "
-                                f"{chain_id} but the referenceRelation {value!r} chain "
-                                f"{number[0]}", unit.line, self.column_of(unit, type_index))
+                raise BodyError(
+                    "webanno-tsv.bad-chain",
+                    f"the referenceType {type_value!r} names chain "
+                    f"{chain_id} but the referenceRelation {value!r} chain "
+                    f"{number[0]}", unit.line, self.column_of(unit, type_index))
             annotation = chains.get(number)
             if annotation is None:
                 annotation = chains[number] = Annotation(layer, f"{number[0]}-{number[1]}",
@@ -217,16 +225,20 @@ class LayerAssembler:
         for position, source in enumerate(sources):
             found = SOURCE_RE.match(source)
             if found is None:
-                raise BodyError("webanno-tsv.bad-relation", f"{source!r} is not a source address 's-t' or "
-                                "'s-t[a_b]'", unit.line, self.column_of(unit, source_index))
+                raise BodyError(
+                    "webanno-tsv.bad-relation",
+                    f"{source!r} is not a source address 's-t' or "
+                    "'s-t[a_b]'", unit.line, self.column_of(unit, source_index))
             features: dict[str, str] = {}
             for feature, stacked in values.items():
                 if feature is None:
                     continue
                 if len(stacked) != len(sources):
-                    raise BodyError("webanno-tsv.bad-relation", f"{len(stacked)} values of {feature} but "
-                                    f"{len(sources)} relations of {layer} on the row", unit.line,
-                                    self.column_of(unit, source_index))
+                    raise BodyError(
+                        "webanno-tsv.bad-relation",
+                        f"{len(stacked)} values of {feature} but "
+                        f"{len(sources)} relations of {layer} on the row", unit.line,
+                        self.column_of(unit, source_index))
                 value = feature_value(stacked[position])
                 if value is not None:
                     features[feature] = value

@@ -89,7 +89,8 @@ class _Reader:
         except SchemeError as exc:
             raise self.error("webanno-tsv.scheme", str(exc), 2) from None
         if scheme is None:
-            self.report("webanno-tsv.no-coreference-layer", 2, "the file declares no chain layer and no "
+            self.report("webanno-tsv.no-coreference-layer", 2,
+                        "the file declares no chain layer and no "
                         "relation layer over a span layer: the document has no coreference")
             layers = CorefLayers()
         else:
@@ -108,7 +109,8 @@ class _Reader:
     def header(self, lines: Iterator[tuple[int, str]]) -> Header:
         first = next(lines, None)
         if first is None:
-            raise self.error("webanno-tsv.no-header", "the file is empty; a WebAnno TSV file starts with "
+            raise self.error("webanno-tsv.no-header",
+                             "the file is empty; a WebAnno TSV file starts with "
                              "'#FORMAT=WebAnno TSV 3.x'", 1)
         try:
             header = parse_format(first[1], first[0])
@@ -127,7 +129,8 @@ class _Reader:
             raise self.error("webanno-tsv.bad-header", exc.message, exc.line) from None
         for layer in header.layers:
             if layer.kind == "relation" and not any(o.name == layer.base for o in header.layers):
-                self.report("webanno-tsv.unknown-base-layer", 2, f"the relation layer {layer.name} connects "
+                self.report("webanno-tsv.unknown-base-layer", 2,
+                            f"the relation layer {layer.name} connects "
                             f"{layer.base}, which the header does not declare")
         return header
 

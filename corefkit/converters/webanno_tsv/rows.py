@@ -106,7 +106,8 @@ class RowWriter:
                         used.update(int(g) for g in m.groups() if g)
         ids: dict[int, str] = {}
         own = [s.key for s in needs]
-        if all(k is not None and k.isascii() and k.isdigit() and int(k) > 0 and int(k) not in used for k in own) \
+        if all(k is not None and k.isascii() and k.isdigit() and int(k) > 0
+               and int(k) not in used for k in own) \
                 and len(set(own)) == len(own):
             return {id(s): str(s.key) for s in needs}
         next_id = 1
@@ -197,7 +198,8 @@ class RowWriter:
             if not links:
                 return "_"
             if kind == CHAIN_TYPE:
-                return "|".join(f"{self.value(s.features.get(feature or ''))}[{self.link_of[id(s)][0]}]"
+                return "|".join(f"{self.value(s.features.get(feature or ''))}"
+                                f"[{self.link_of[id(s)][0]}]"
                                 for s in links)
             return "|".join(f"{self.value(s.features.get(feature or ''))}->"
                             f"{self.link_of[id(s)][0]}-{self.link_of[id(s)][1]}" for s in links)
