@@ -49,7 +49,7 @@ SNIFF_BYTES = 64 * 1024
 
 # the format packages under corefkit/converters, each with a spec.py
 FORMAT_PACKAGES = ("conll2012", "lcc", "corefud", "ua_exploded", "mmax2", "brat", "gap",
-                   "jsonlines")
+                   "jsonlines", "webanno_tsv", "uima_cas")
 
 FORMATS: dict[str, FormatSpec] = {}
 ALIASES: dict[str, str] = {}

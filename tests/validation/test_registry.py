@@ -11,9 +11,15 @@ from corefkit.validation import all_checks, get_check
 from tests.conftest import ROOT
 
 PREFIX = {"conll2012": "conll", "corefud": "corefud", "lcc": "lcc", "mmax2": "mmax2",
-          "ua-exploded": "ua", "jsonlines": "jsonlines", "brat": "brat", "gap": "gap"}
+          "ua-exploded": "ua", "jsonlines": "jsonlines", "brat": "brat", "gap": "gap",
+          "webanno-tsv": "webanno-tsv", "uima-cas": "cas"}
+# the checks of the annotation-tool layers' shared builder (tool_layers/build.py), which each
+# reader reports under its own prefix
+TOOL_LAYER_CHECKS = ("span-outside-tokens", "self-relation", "relation-within-entity")
 # ids built with f-strings in the readers, spelled out
 DYNAMIC = {
+    "webanno-tsv": {f"webanno-tsv.{c}" for c in TOOL_LAYER_CHECKS},
+    "uima-cas": {f"cas.{c}" for c in (*TOOL_LAYER_CHECKS, "group-without-mentions")},
     "corefud": {"corefud.repeated-entity", "corefud.repeated-splitante",
                 "corefud.repeated-bridge", "corefud.entity-type-mismatch",
                 "corefud.entity-identity-mismatch", "corefud.repeated-bridge-relation",
