@@ -5,8 +5,8 @@ Findings name the CAS file (XMI has no useful line numbers for annotations).
 
 from __future__ import annotations
 
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import FormatPlugin
+from corefkit.checks.plugins import FormatPlugin
+from corefkit.checks.registry import ERROR, WARNING, Check, register
 
 FORMAT = "uima-cas"
 

@@ -8,8 +8,8 @@ file, corefkit says what it did); level 3: the annotation (relations the model c
 
 from __future__ import annotations
 
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import FormatPlugin
+from corefkit.checks.plugins import FormatPlugin
+from corefkit.checks.registry import ERROR, WARNING, Check, register
 
 FORMAT = "webanno-tsv"
 
