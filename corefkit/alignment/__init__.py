@@ -16,8 +16,8 @@ a response document on the key's tokens and says exactly what that took:
 """
 
 from corefkit.alignment.pairing import ContentPairs, join, pair_by_content
-from corefkit.alignment.project import BOUNDARIES, Aligned, align
+from corefkit.alignment.project import BOUNDARIES, MERGED, Aligned, AlignmentPolicy, align
 from corefkit.alignment.report import AlignmentSummary, DocumentAlignment, MentionNote
 
-__all__ = ["BOUNDARIES", "Aligned", "AlignmentSummary", "ContentPairs", "DocumentAlignment",
+__all__ = ["BOUNDARIES", "MERGED", "Aligned", "AlignmentPolicy", "AlignmentSummary", "ContentPairs", "DocumentAlignment",
            "MentionNote", "align", "join", "pair_by_content"]

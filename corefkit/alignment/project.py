@@ -7,7 +7,9 @@ response mention covers the key tokens from the first key token of its first lin
 last key token of its last linked word (key words it skips are inside it, as are key empty
 nodes the response does not place elsewhere); a boundary word without counterpart moves the
 boundary inward (*moved*); a boundary inside a key token follows the ``boundary`` policy:
-``expand`` takes the whole token (*expanded*), ``unaligned`` drops the mention. A mention with
+``expand`` takes the whole token (*expanded*), ``unaligned`` drops the mention; an edge on a
+response token that joins several key tokens follows the ``merged`` policy (*trimmed*, see
+:class:`AlignmentPolicy`). A mention with
 no key token left is *unaligned*: with ``keep_unaligned`` it stays in the document on tokens of
 its own after the key's, outside every sentence, where it matches no key mention and so counts
 as spurious; otherwise it is dropped (a converted file holds the key's text only).
@@ -15,16 +17,49 @@ as spurious; otherwise it is dropped (a converted file holds the key's text only
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from corefkit.alignment.report import EXPANDED, MOVED, UNALIGNED, DocumentAlignment
+from corefkit.alignment.report import EXPANDED, MOVED, TRIMMED, UNALIGNED, DocumentAlignment
 from corefkit.alignment.words import WordLinks, link_words
 from corefkit.errors import UsageError
 from corefkit.model import Document, Mention, Sentence, Token
 
 BOUNDARIES = ("expand", "unaligned")
+MERGED = ("trim", "keep")
 TRUNCATED_WORDS = 3      # missing key words at the end from which a response is truncated
+# key tokens a mention edge leaves out of a response token that joined them with others:
+# punctuation at either edge, a preposition at the start, a clitic or auxiliary at the end
+TRIM_START = frozenset({"PUNCT", "ADP"})
+TRIM_END = frozenset({"PUNCT", "AUX", "PART"})
+
+
+@dataclass(frozen=True)
+class AlignmentPolicy:
+    """How an alignment resolves what the response's tokens cannot say.
+
+    ``boundary``: a mention boundary inside a key token takes the whole token (``expand``) or
+    leaves the mention unaligned (``unaligned``). ``merged``: a mention edge on a response token
+    that covers several key tokens (``Immortality.``, ``I'm``, ``del``) leaves out the key
+    tokens that cannot be a mention's edge (``trim``: punctuation; a preposition at the start;
+    an auxiliary or particle at the end — by UPOS, else punctuation by its characters), or
+    keeps them all (``keep``: the response's characters taken literally).
+    """
+
+    boundary: str = "expand"
+    merged: str = "trim"
+
+    def __post_init__(self) -> None:
+        if self.boundary not in BOUNDARIES:
+            raise UsageError(f"unknown alignment boundary policy {self.boundary!r}; expected "
+                             f"one of {', '.join(BOUNDARIES)}")
+        if self.merged not in MERGED:
+            raise UsageError(f"unknown alignment policy for merged tokens {self.merged!r}; "
+                             f"expected one of {', '.join(MERGED)}")
+
+    def __str__(self) -> str:
+        return f"boundary {self.boundary}, merged {self.merged}"
 
 TokenLink = tuple[int, int, bool, bool]   # first, last aligned token; starts/ends inside
 
@@ -37,24 +72,23 @@ class Aligned:
     report: DocumentAlignment
 
 
-def align(key: Document, response: Document, *, boundary: str = "expand",
+def align(key: Document, response: Document, policy: AlignmentPolicy | None = None, *,
           keep_unaligned: bool = True) -> Aligned:
     """Re-express ``response`` on the tokens of ``key`` (see the module's description)."""
-    if boundary not in BOUNDARIES:
-        raise UsageError(f"unknown alignment boundary policy {boundary!r}; expected one of "
-                         f"{', '.join(BOUNDARIES)}")
+    policy = policy or AlignmentPolicy()
     key_tokens, response_tokens = key.tokens, response.tokens
     key_words = [i for i, t in enumerate(key_tokens) if not t.is_empty]
     response_words = [i for i, t in enumerate(response_tokens) if not t.is_empty]
     words = link_words([key_tokens[i].form for i in key_words],
                        [response_tokens[i].form for i in response_words])
-    report = DocumentAlignment(key.name, response.name, words.mode, boundary,
+    report = DocumentAlignment(key.name, response.name, words.mode, policy.boundary,
+                               policy.merged,
                                key_words=len(key_words), response_words=len(response_words),
                                words_equal=words.equal, words_replaced=words.replaced,
                                words_inserted=words.inserted, words_deleted=words.deleted)
     _count_tokens(words, len(key_words), report)
     layer = _Layer(key, response, words, key_words, response_words, report)
-    builder = _Builder(key, response, layer, boundary, keep_unaligned, report)
+    builder = _Builder(key, response, layer, policy, keep_unaligned, report)
     document = builder.build()
     _missing(key, layer, report)
     return Aligned(document, report)
@@ -171,10 +205,12 @@ def _empty_node(key: Document, anchor: int, source: Token, k: int) -> Token:
 class _Builder:
     """Rebuilds the response's annotation on the aligned tokens."""
 
-    def __init__(self, key: Document, response: Document, layer: _Layer, boundary: str,
-                 keep_unaligned: bool, report: DocumentAlignment) -> None:
+    def __init__(self, key: Document, response: Document, layer: _Layer,
+                 policy: AlignmentPolicy, keep_unaligned: bool,
+                 report: DocumentAlignment) -> None:
         self.key, self.response, self.layer = key, response, layer
-        self.boundary, self.keep_unaligned, self.report = boundary, keep_unaligned, report
+        self.boundary, self.keep_unaligned, self.report = policy.boundary, keep_unaligned, report
+        self.trim = policy.merged == "trim"
         self.claimed = {link[0]: index for index, link in enumerate(layer.links)
                         if link is not None and response.tokens[index].is_empty}
         self.ordinal = [0] * response.token_count   # 1-based word numbers, for notes
@@ -233,13 +269,14 @@ class _Builder:
         report = self.report
         report.mentions += 1
         tokens: list[int] = []
-        moved = expanded = refused = False
+        moved = expanded = refused = trimmed = False
         for start, end in mention.parts():
             found = self._run(start, end)
             if found is None:
                 continue
-            run, run_moved, inside = found
+            run, run_moved, inside, run_trimmed = found
             moved |= run_moved
+            trimmed |= run_trimmed
             if inside and self.boundary == "unaligned":
                 refused = True
                 break
@@ -259,13 +296,17 @@ class _Builder:
         if expanded:
             report.mentions_expanded += 1
             report.note(EXPANDED, text, words, span)
-        if not moved and not expanded:
+        if trimmed:
+            report.mentions_trimmed += 1
+            report.note(TRIMMED, text, words, span)
+        if not moved and not expanded and not trimmed:
             report.mentions_kept += 1
         return tuple(tokens)
 
-    def _run(self, start: int, end: int) -> tuple[list[int], bool, bool] | None:
-        """The aligned tokens of response tokens start..end, whether a boundary moved, and
-        whether one lies inside a key token; None when no token of the run is linked."""
+    def _run(self, start: int, end: int) -> tuple[list[int], bool, bool, bool] | None:
+        """The aligned tokens of response tokens start..end, whether a boundary moved,
+        whether one lies inside a key token, and whether an edge was trimmed; None when no
+        token of the run is linked."""
         links = self.layer.links
         first = start
         while first <= end and links[first] is None:
@@ -278,13 +319,35 @@ class _Builder:
         head, tail = links[first], links[last]
         assert head is not None and tail is not None
         lo, hi = head[0], tail[1]
+        trimmed = False
+        if self.trim:
+            new_lo = self._edge(head[0], head[1], TRIM_START, 1)
+            new_hi = self._edge(tail[1], tail[0], TRIM_END, -1)
+            if new_lo <= new_hi:
+                trimmed = new_lo != lo or new_hi != hi
+                lo, hi = new_lo, new_hi
         if hi < lo:
             lo, hi = hi, lo
         claimed = self.claimed
         tokens = self.layer.tokens
         run = [t for t in range(lo, hi + 1)
                if not (tokens[t].is_empty and t in claimed and not start <= claimed[t] <= end)]
-        return run, first != start or last != end, head[2] or tail[3]
+        return run, first != start or last != end, head[2] or tail[3], trimmed
+
+    def _edge(self, outer: int, inner: int, trimmed: frozenset[str], step: int) -> int:
+        """The first token from ``outer`` towards ``inner`` (the key tokens of one response
+        token) that can be a mention's edge; ``outer`` when none can, or when the response
+        token covers one key token."""
+        if outer == inner:
+            return outer
+        tokens = self.layer.tokens
+        t = outer
+        while t != inner + step:
+            token = tokens[t]
+            if not token.is_empty and not _trimmable(token, trimmed):
+                return t
+            t += step
+        return outer
 
     def _phantom(self, mention: Mention) -> tuple[int, ...]:
         """Tokens of its own (after the key's, in no sentence) for an unaligned mention."""
@@ -319,6 +382,12 @@ class _Builder:
         return tuple(sorted(mapped)) if mapped <= set(tokens) else None
 
 
+def _trimmable(token: Token, trimmed: frozenset[str]) -> bool:
+    if token.upos:
+        return token.upos in trimmed
+    return bool(token.form) and all(unicodedata.category(c)[0] in "PS" for c in token.form)
+
+
 def _missing(key: Document, layer: _Layer, report: DocumentAlignment) -> None:
     """Key mentions wholly in text no response token is linked to."""
     covered = bytearray(len(layer.tokens))
@@ -333,4 +402,4 @@ def _missing(key: Document, layer: _Layer, report: DocumentAlignment) -> None:
                 report.key_mentions_missing += 1
 
 
-__all__ = ["BOUNDARIES", "TRUNCATED_WORDS", "Aligned", "align"]
+__all__ = ["BOUNDARIES", "MERGED", "TRUNCATED_WORDS", "Aligned", "AlignmentPolicy", "align"]

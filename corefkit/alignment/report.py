@@ -17,6 +17,7 @@ from typing import Any
 # the mention categories of the report, in the order they are shown
 MOVED = "moved"
 EXPANDED = "expanded"
+TRIMMED = "trimmed"
 UNALIGNED = "unaligned"
 EXAMPLES = 5   # examples kept per category and document
 
@@ -46,6 +47,7 @@ class DocumentAlignment:
     response: str                    # the response document's name (or lines)
     mode: str                        # characters (same text) or words (different text)
     boundary: str                    # the policy for a mention boundary inside a key token
+    merged: str                      # the policy for a mention edge on a merged token
     key_words: int = 0
     response_words: int = 0
     tokens_split: int = 0            # key tokens whose text several response tokens share
@@ -63,6 +65,7 @@ class DocumentAlignment:
     mentions_kept: int = 0           # on the key tokens their text covers, unchanged
     mentions_moved: int = 0          # a boundary word had no counterpart: moved inward
     mentions_expanded: int = 0       # a boundary inside a key token: the whole token taken
+    mentions_trimmed: int = 0        # an edge on a merged token left out punctuation etc.
     mentions_unaligned: int = 0      # no key token: counted as spurious
     key_mentions: int = 0
     key_mentions_missing: int = 0    # key mentions wholly in text the response lacks: missed
@@ -83,6 +86,7 @@ class DocumentAlignment:
         return bool(self.tokens_split or self.tokens_merged or self.words_replaced
                     or self.words_inserted or self.words_deleted or self.truncated
                     or self.mentions_moved or self.mentions_expanded or self.mentions_unaligned
+                    or self.mentions_trimmed
                     or self.empty_nodes_added or self.pieces > 1)
 
 
@@ -90,14 +94,15 @@ class DocumentAlignment:
 SUMMED = ("key_words", "response_words", "tokens_split", "tokens_merged", "words_equal",
           "words_replaced", "words_inserted", "words_deleted", "missing_words",
           "empty_nodes_added", "mentions", "mentions_kept", "mentions_moved",
-          "mentions_expanded", "mentions_unaligned", "key_mentions", "key_mentions_missing")
+          "mentions_expanded", "mentions_trimmed", "mentions_unaligned", "key_mentions",
+          "key_mentions_missing")
 
 
 @dataclass
 class AlignmentSummary:
     """The alignment reports of a run's documents and their totals."""
 
-    boundary: str
+    policy: str
     documents: list[DocumentAlignment] = field(default_factory=list)
 
     def totals(self) -> dict[str, int]:
@@ -109,14 +114,14 @@ class AlignmentSummary:
         return found
 
     def to_json(self) -> dict[str, Any]:
-        return {"boundary": self.boundary, "totals": self.totals(),
+        return {"policy": self.policy, "totals": self.totals(),
                 "documents": [d.to_json() for d in self.documents]}
 
     def lines(self) -> list[str]:
         """The summary shown under a score table."""
         t = self.totals()
         lines = [
-            f"alignment ({self.boundary} boundaries): {t['documents']} documents, "
+            f"alignment ({self.policy}): {t['documents']} documents, "
             f"{t['by_characters']} by characters (same text), "
             f"{t['documents'] - t['by_characters']} by words",
             f"  tokens: {t['tokens_split']} key tokens split, {t['tokens_merged']} response "
@@ -124,6 +129,7 @@ class AlignmentSummary:
             f"inserted, {t['words_deleted']} deleted",
             f"  response mentions: {t['mentions']}, {t['mentions_kept']} kept, "
             f"{t['mentions_moved']} moved, {t['mentions_expanded']} expanded, "
+            f"{t['mentions_trimmed']} trimmed, "
             f"{t['mentions_unaligned']} unaligned (counted as spurious); key mentions in "
             f"missing text: {t['key_mentions_missing']} of {t['key_mentions']} (missed)",
         ]

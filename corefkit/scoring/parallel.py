@@ -37,7 +37,7 @@ from corefkit.scoring.engine import (
     collector_paused,
     is_paths,
     misaligned,
-    pair_documents,
+    pairs_of,
     reduced_documents,
     run_serial,
     score_pairs,
@@ -79,7 +79,8 @@ def choose_engine(config: ScoreConfig, key: Any, response: Any) -> tuple[str, in
             raise UsageError("the dask engine reads files: give the key and the response as "
                              "files or folders")
         return "dask", jobs or min(cores, 4)
-    if config.engine == "serial" or jobs == 1 or not files:
+    # content pairing needs every document of both sides in one place
+    if config.engine == "serial" or jobs == 1 or not files or config.pair_by_content:
         return "serial", 1
     if config.engine == "processes" or jobs is not None:
         return "processes", jobs or cores
@@ -148,7 +149,7 @@ def score_group(config: ScoreConfig, keys: list[str] | FileRange,
     pairing = Pairing()
     unpaired: list[Reduced] = []
     with collector_paused() as scored:
-        for key, answer in pair_documents(key_docs, response_docs, pairing):
+        for key, answer in pairs_of(config, key_docs, response_docs, pairing):
             if answer is None:
                 unpaired.append(key)
             else:
