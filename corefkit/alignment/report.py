@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from corefkit.errors import Repair
+
 # the mention categories of the report, in the order they are shown
 MOVED = "moved"
 EXPANDED = "expanded"
@@ -141,3 +143,22 @@ class AlignmentSummary:
             if d.pieces > 1:
                 lines.append(f"  joined: {d.document}: {d.pieces} response pieces ({d.response})")
         return lines
+
+
+def alignment_notes(reports: list[DocumentAlignment]) -> list[Repair]:
+    """One warning per document whose alignment changed something (``align.document``), for
+    commands that show warnings rather than the alignment report."""
+    notes = []
+    for d in reports:
+        if not d.changed():
+            continue
+        truncated = (f"; truncated at key word {d.missing_from} ({d.missing_words} words "
+                     "missing)" if d.truncated else "")
+        notes.append(Repair(
+            "align.document", f"aligned by {d.mode}: {d.tokens_split} key tokens split, "
+            f"{d.tokens_merged} response tokens merged, words {d.words_replaced} replaced / "
+            f"{d.words_inserted} inserted / {d.words_deleted} deleted; response mentions "
+            f"{d.mentions_moved} moved, {d.mentions_expanded} expanded, {d.mentions_trimmed} "
+            f"trimmed, {d.mentions_unaligned} unaligned (spurious); {d.key_mentions_missing} "
+            f"key mentions in missing text{truncated}", document=d.document, action="aligned"))
+    return notes
