@@ -73,6 +73,10 @@ class DocumentAlignment:
     key_mentions_missing: int = 0    # key mentions wholly in text the response lacks: missed
     examples: list[MentionNote] = field(default_factory=list)
 
+    def wants(self, category: str) -> bool:
+        """Whether an example of ``category`` would still be kept."""
+        return sum(1 for e in self.examples if e.category == category) < EXAMPLES
+
     def note(self, category: str, text: str, response_words: tuple[int, int],
              key_words: tuple[int, int] | None) -> None:
         if sum(1 for e in self.examples if e.category == category) < EXAMPLES:

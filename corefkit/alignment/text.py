@@ -14,6 +14,7 @@ import unicodedata
 from array import array
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import accumulate
 
 # characters written several ways for the same thing
 _EQUIVALENT = {
@@ -37,28 +38,36 @@ def normal_char(char: str) -> str:
     return unicodedata.normalize("NFKC", char).casefold()
 
 
+# ASCII characters that normalize to something else than their lower case
+_ASCII = str.maketrans({c: v for c, v in _EQUIVALENT.items() if c.isascii()}
+                       | {c: "" for c in " \t\n\r\x0b\x0c"}
+                       | {chr(c): "" for c in range(32)} | {"\x7f": ""})
+
+
+@lru_cache(maxsize=65536)
+def normal_text(form: str) -> str:
+    """A form's characters as compared (:func:`normal_char` of each, joined)."""
+    if form.isascii():
+        return form.translate(_ASCII).lower()
+    return "".join(normal_char(c) for c in form)
+
+
+@lru_cache(maxsize=65536)
 def comparable(form: str) -> str:
     """A word as the word alignment compares it."""
     whole = _WORDS.get(form)
     if whole is not None:
         return whole
-    return "".join(normal_char(c) for c in form)
+    return normal_text(form)
 
 
-def characters(forms: Sequence[str]) -> tuple[str, array, array]:
-    """The normalized characters of ``forms`` run together, the form each came from, and
-    where each form starts in the string (``len(forms) + 1`` offsets)."""
-    pieces: list[str] = []
-    owner = array("i")
+def characters(forms: Sequence[str]) -> tuple[str, array]:
+    """The normalized characters of ``forms`` run together, and where each form starts in
+    the string (``len(forms) + 1`` offsets; the form of a character is found by bisection)."""
+    pieces = [normal_text(form) for form in forms]
     starts = array("i", [0])
-    size = 0
-    for index, form in enumerate(forms):
-        text = "".join(normal_char(c) for c in form)
-        pieces.append(text)
-        size += len(text)
-        owner.extend([index] * len(text))
-        starts.append(size)
-    return "".join(pieces), owner, starts
+    starts.extend(accumulate(len(p) for p in pieces))
+    return "".join(pieces), starts
 
 
 def interned(words: Sequence[str], table: dict[str, int]) -> list[int]:

@@ -17,6 +17,7 @@ has no counterpart in the key (an inserted word). Two ways, chosen per document:
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -47,8 +48,8 @@ class _Texts:
     """Both sides' normalized characters, with the word each character belongs to."""
 
     def __init__(self, key: Sequence[str], response: Sequence[str]) -> None:
-        self.key_text, self.key_owner, self.key_starts = characters(key)
-        self.response_text, self.response_owner, self.response_starts = characters(response)
+        self.key_text, self.key_starts = characters(key)
+        self.response_text, self.response_starts = characters(response)
 
     def key_chars(self, a1: int, a2: int) -> str:
         return self.key_text[self.key_starts[a1]:self.key_starts[a2]]
@@ -59,9 +60,11 @@ class _Texts:
     def link(self, first_char: int, last_char: int) -> Link:
         """The link of a response word whose characters go to key characters
         ``first_char``..``last_char`` (inclusive)."""
-        first, last = self.key_owner[first_char], self.key_owner[last_char]
-        return (first, last, self.key_starts[first] != first_char,
-                self.key_starts[last + 1] != last_char + 1)
+        starts = self.key_starts
+        first = bisect_right(starts, first_char) - 1
+        last = bisect_right(starts, last_char, first) - 1
+        # a word without characters shares its start with the next: take the word that has it
+        return (first, last, starts[first] != first_char, starts[last + 1] != last_char + 1)
 
 
 def link_words(key: Sequence[str], response: Sequence[str]) -> WordLinks:
