@@ -23,6 +23,10 @@ register(
     _reader("unclosed-mention", 1, ERROR,
             "an opener [ID never closed; --lenient reads it as a one-word mention (text2text-"
             "coref drops it)"),
+    _reader("cut-mention", 1, ERROR,
+            "an opener still open when the line ends, in its last 50 words and inside no mention "
+            "opened before it: the answer was cut off inside it; --lenient drops it (its end "
+            "is unknown)"),
     _reader("unopened-mention", 1, ERROR,
             "a closer ID] with no open mention of ID; --lenient reads it as a one-word mention"),
     _reader("unknown-tag", 1, ERROR,

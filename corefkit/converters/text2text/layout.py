@@ -6,8 +6,9 @@ in order, spaces inside a form as ``_``; with ``zeros`` also its empty nodes, as
 (``##`` with ``bare_empty`` or when the form is ``_``), each placed right after its first
 enhanced-dependency parent in the same sentence as text2text-coref's ``conllu2text -z``
 places them (in place when it has none). A mention becomes the span from its first to its last
-written token; without ``zeros`` a mention on empty nodes only is not written (the writer's
-partial losses report it). Entities are numbered ``e1``, ``e2``, … in order of first mention
+written token — the part holding its head when its written tokens are not consecutive (an
+empty node moved away); without ``zeros`` a mention on empty nodes only is not written (the
+writer's partial losses report it). Entities are numbered ``e1``, ``e2``, … in order of first mention
 (``sequential``) or keep the ids of the file they came from (``corpus``).
 """
 
@@ -45,9 +46,10 @@ def lay_out(doc: Document, *, zeros: bool = False, bare_empty: bool = False,
     placed: list[tuple[int, int, Entity, Mention]] = []
     for entity in doc.entities_in(IDENTITY):
         for mention in doc.mentions_of(entity):
-            spots = [position[t] for t in mention.tokens if t in position]
+            spots = sorted(position[t] for t in mention.tokens if t in position)
             if spots:
-                placed.append((min(spots), max(spots), entity, mention))
+                first, last = _run_with_head(doc, spots, mention, position)
+                placed.append((first, last, entity, mention))
     placed.sort(key=lambda p: (p[0], -p[1], p[2].id))
     names: dict[Entity, str] = {}
     for _, _, entity, _ in placed:
@@ -62,6 +64,28 @@ def lay_out(doc: Document, *, zeros: bool = False, bare_empty: bool = False,
             spans.append(item)
             mentions.append((first, last, names[entity], mention))
     return Written(words, spans, list(names.values()), mentions)
+
+
+def _run_with_head(doc: Document, spots: list[int], mention: Mention,
+                   position: dict[int, int]) -> tuple[int, int]:
+    """The run of consecutive written positions of a mention that holds its head (annotated,
+    else its dependency-tree head, else its first token): a mention whose empty nodes moved
+    away is written as that part, as conllu2text reduces a discontinuous mention."""
+    if len(spots) == spots[-1] - spots[0] + 1:
+        return spots[0], spots[-1]
+    head = mention.head if mention.head in position else None
+    if head is None:
+        from corefkit.model.syntax import tree_head
+
+        head = tree_head(doc, mention.tokens, words_only=True, partial=True)
+    target = position.get(head, spots[0]) if head is not None else spots[0]
+    start = 0
+    for n in range(1, len(spots) + 1):
+        if n == len(spots) or spots[n] != spots[n - 1] + 1:
+            if spots[start] <= target <= spots[n - 1]:
+                return spots[start], spots[n - 1]
+            start = n
+    return spots[0], spots[-1]
 
 
 def _name(entity: Entity, number: int, ids: str) -> str:

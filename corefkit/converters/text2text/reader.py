@@ -12,13 +12,16 @@ on an earlier word, then one-word mentions, then openers open. What LLM output b
 repaired and reported, each repair with its line, column and word number: an opener never
 closed and a closer never opened become one-word mentions (text2text-coref drops the first
 silently) unless they repeat a tag of the same word that did open or close a mention (then
-they are dropped), a mention given twice is kept once, Markdown code fences are skipped, and the tag
+they are dropped); an opener still open when the line ends, in its last :data:`CUT_WORDS` words and
+inside no mention opened before it, is dropped too — the answer was cut off inside it (a
+truncated answer), its end is unknown —; a mention given twice is kept once, Markdown code fences are skipped, and the tag
 repairs of :mod:`.tags`. Strict reading refuses every repair (``--lenient`` accepts them).
 """
 
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -28,6 +31,8 @@ from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Entity, Token
 
 FENCE = "text2text.markdown-fence"
+# an opener left open this near the end of a line, inside no longer mention, was cut off
+CUT_WORDS = 50
 
 
 def read_stream(stream: BinaryIO, file: str, *, lenient: bool = False) -> Iterator[Document]:
@@ -67,6 +72,25 @@ def read_stream(stream: BinaryIO, file: str, *, lenient: bool = False) -> Iterat
     if held is not None:
         held.repairs.extend(skipped)
         yield held
+
+
+def _reach(closed: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Starts of the closed mentions in order, and the furthest end of those up to each."""
+    closed.sort()
+    starts, furthest, best = [], [], -1
+    for start, end in closed:
+        best = max(best, end)
+        starts.append(start)
+        furthest.append(best)
+    return starts, furthest
+
+
+def _outlived(reach: tuple[list[int], list[int]], start: int) -> bool:
+    """Whether a mention opened before word ``start`` closes after it: then an opener at
+    ``start`` left open was meant to close before (damage), not cut off by the line's end."""
+    starts, furthest = reach
+    n = bisect_left(starts, start)
+    return n > 0 and furthest[n - 1] > start
 
 
 def _located(problem: Problem, words: list[Word]) -> str:
@@ -109,6 +133,7 @@ def build(doc: Document, words: list[Word], problems: list[Problem]) -> None:
             entity = entities[name] = doc.new_entity(attrs={"original_id": name})
         doc.add_span(start, end, entity)
 
+    closed: list[tuple[int, int]] = []   # (start, end) of mentions closed by a closer
     for index, word in enumerate(words):
         opened_here = [t for t in word.tags if t[0] == OPEN]
         for kind, name, column in word.tags:
@@ -118,6 +143,7 @@ def build(doc: Document, words: list[Word], problems: list[Problem]) -> None:
             if stack:
                 start, _ = stack.pop()
                 mention(name, start, index, column)
+                closed.append((start, index))
             elif any(t[1] == name for t in opened_here):
                 opener = next(t for t in opened_here if t[1] == name)
                 opened_here.remove(opener)
@@ -136,12 +162,20 @@ def build(doc: Document, words: list[Word], problems: list[Problem]) -> None:
                 mention(name, index, index, column)
         for kind, name, column in opened_here:
             open_at.setdefault(name, []).append((index, column))
+    reach = _reach(closed)
     for name, stack in open_at.items():
         for start, column in stack:
             if (name, start) in starts:
                 problems.append(Problem("text2text.duplicate-tag", column,
                                         f"[{name} is repeated on {words[start].form!r} and "
                                         "never closed; dropped", "dropped"))
+                continue
+            if len(words) - start <= CUT_WORDS and not _outlived(reach, start):
+                problems.append(Problem("text2text.cut-mention", column,
+                                        f"[{name} is open when the line ends and no mention "
+                                        "opened before it closes after it: the answer stops "
+                                        "inside it (cut off), its end is unknown; dropped",
+                                        "dropped"))
                 continue
             problems.append(Problem("text2text.unclosed-mention", column,
                                     f"[{name} is never closed; read as a one-word mention "

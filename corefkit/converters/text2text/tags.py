@@ -78,7 +78,8 @@ def words_of(line: str, problems: list[Problem]) -> list[Word]:
                                         f"'|'; read as {form}|{tags}"))
             else:
                 form, tags = item, ""
-        parsed = _tags(tags, column + len(form) + 1, problems) if tags or "|" in item else []
+        at = column + (item.rindex(tags) if tags else len(item))
+        parsed = _tags(tags, at, problems) if tags or "|" in item else []
         if not form:
             # "w |[e3": every tag is the previous word's; "[e3 w" alone: an opener waits
             _detached(parsed, words, waiting, item, column, problems,
