@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from corefkit.alignment.text import comparable
 from corefkit.alignment.report import EXPANDED, MOVED, TRIMMED, UNALIGNED, DocumentAlignment
 from corefkit.alignment.words import WordLinks, link_words
 from corefkit.errors import UsageError
@@ -330,6 +331,12 @@ class _Builder:
         last = end
         while links[last] is None:
             last -= 1
+        # an edge on an inserted repetition ("a a|[e1 third ...") stands for its twin's word:
+        # which of two equal words the edit script called inserted is arbitrary
+        if first != start and self._twin(start, start - 1):
+            first = start - 1
+        if last != end and self._twin(end, end + 1):
+            last = end + 1
         head, tail = links[first], links[last]
         assert head is not None and tail is not None
         lo, hi = head[0], tail[1]
@@ -347,6 +354,13 @@ class _Builder:
         run = [t for t in range(lo, hi + 1)
                if not (tokens[t].is_empty and t in claimed and not start <= claimed[t] <= end)]
         return run, first != start or last != end, head[2] or tail[3], trimmed
+
+    def _twin(self, index: int, other: int) -> bool:
+        """Whether response word ``other`` is linked and the same word as ``index``."""
+        tokens = self.response.tokens
+        if not 0 <= other < len(tokens) or self.layer.links[other] is None:
+            return False
+        return comparable(tokens[index].form) == comparable(tokens[other].form)
 
     def _edge(self, outer: int, inner: int, trimmed: frozenset[str], step: int) -> int:
         """The first token from ``outer`` towards ``inner`` (the key tokens of one response
