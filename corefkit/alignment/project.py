@@ -139,23 +139,29 @@ class _Layer:
             if link is not None:
                 self.links[response_words[ordinal]] = (key_words[link[0]], key_words[link[1]],
                                                        link[2], link[3])
-        # empty nodes: the k-th response empty node after a word takes the k-th key empty node
-        # after the word it is linked to; one the key lacks is added after those
+        # empty nodes: a response empty node after a word takes a key empty node not yet
+        # taken that follows the word it is linked to, or whose first enhanced parent that word
+        # is (where text2text-coref's -z writes it), the same form first; one the key lacks is
+        # added after the word's empty nodes
         added: dict[int, list[Token]] = {}       # key token index (-1: start) -> new nodes
         placed: dict[int, tuple[int, int]] = {}  # response token -> (key token, k-th added)
-        after, taken = -1, 0
+        children = _children(key)
+        taken: set[int] = set()
+        after = -1
         for index, token in enumerate(response.tokens):
             if not token.is_empty:
                 link = self.links[index]
-                if link is not None and link[1] != after:
-                    after, taken = link[1], 0
+                if link is not None:
+                    after = link[1]
                 continue
-            slot = after + 1 + taken
-            taken += 1
-            if slot < len(key_tokens) and key_tokens[slot].is_empty:
+            slot = _free_empty(key_tokens, after, children, taken, token.form)
+            if slot is not None:
+                taken.add(slot)
                 self.links[index] = (slot, slot, False, False)
                 continue
-            anchor = slot - 1
+            anchor = after
+            while anchor + 1 < len(key_tokens) and key_tokens[anchor + 1].is_empty:
+                anchor += 1
             new = added.setdefault(anchor, [])
             placed[index] = (anchor, len(new))
             new.append(_empty_node(key, anchor, token, len(new)))
@@ -195,6 +201,34 @@ class _Layer:
                                       comments=sentence.comments, speaker=sentence.speaker,
                                       attrs=sentence.attrs))
         self.tokens, self.sentences = tokens, sentences
+
+
+def _children(key: Document) -> dict[int, list[int]]:
+    """Key empty nodes by the token of their first enhanced-dependency parent."""
+    found: dict[int, list[int]] = {}
+    for sentence in key.sentences:
+        by_id = {key.tokens[i].id: i for i in sentence.token_indices() if key.tokens[i].id}
+        for i in sentence.token_indices():
+            token = key.tokens[i]
+            if token.is_empty and token.deps and token.deps != "_":
+                parent = token.deps.split("|", 1)[0].partition(":")[0]
+                if parent in by_id:
+                    found.setdefault(by_id[parent], []).append(i)
+    return found
+
+
+def _free_empty(tokens: list[Token], after: int, children: dict[int, list[int]],
+                taken: set[int], form: str) -> int | None:
+    """A key empty node for a response empty node written after key token ``after``."""
+    candidates = []
+    slot = after + 1
+    while slot < len(tokens) and tokens[slot].is_empty:
+        candidates.append(slot)
+        slot += 1
+    candidates += children.get(after, [])
+    free = [c for c in candidates if c not in taken]
+    same = [c for c in free if tokens[c].form == form]
+    return (same or free or [None])[0]
 
 
 def _copy_token(token: Token) -> Token:
@@ -353,6 +387,10 @@ class _Builder:
         tokens = self.layer.tokens
         run = [t for t in range(lo, hi + 1)
                if not (tokens[t].is_empty and t in claimed and not start <= claimed[t] <= end)]
+        for index in range(start, end + 1):  # the run's empty nodes, wherever the key has them
+            link = links[index]
+            if link is not None and self.response.tokens[index].is_empty and link[0] not in run:
+                run.append(link[0])
         return run, first != start or last != end, head[2] or tail[3], trimmed
 
     def _twin(self, index: int, other: int) -> bool:

@@ -21,6 +21,10 @@ register(
             "text around the JSON list (prose, a Markdown fence); --lenient reads the list"),
     _reader("bad-offsets", 1, ERROR,
             "a mention whose offsets lie outside its document; --lenient drops it"),
+    _reader("shifted-offsets", 1, ERROR,
+            "a mention whose offsets hold other tokens than its stated text, which lies a few "
+            "tokens away (conllu2json without -z counts empty nodes it leaves out); --lenient "
+            "reads it where its text is"),
     _reader("mention-text", 2, WARNING,
             "a clusters_text_mentions entry that differs from the tokens at its offsets (the "
             "offsets are used)"),

@@ -5,7 +5,10 @@ A JSON list of documents ``{doc_id, tokens, clusters_token_offsets, clusters_tex
 ``[start, end]`` token offsets, ``clusters_text_mentions`` the same mentions as text (checked
 against the offsets, a warning where they differ). Clusters ``null`` (the ``--blind`` input) give
 a document without mentions. Entities are named ``e1``, ``e2``, … in list order, as
-``json2conllu`` names them.
+``json2conllu`` names them. Offsets whose tokens disagree with the mention's stated text are
+moved back to where the text is, by a shift that only grows through the document, up to
+:data:`MAX_SHIFT` tokens (a repair: text2text-coref's ``conllu2json`` without ``-z`` writes
+offsets that count empty nodes it leaves out).
 
 LLM answers wrap JSON in prose or a Markdown fence; ``--lenient`` reads the outermost ``[`` …
 ``]`` and reports what it left out. A mention whose offsets lie outside its document is dropped
@@ -22,6 +25,7 @@ from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Token
 
 FORMAT = "text2text-json"
+MAX_SHIFT = 20   # tokens a mention's offsets are searched around for its stated text
 
 
 def read_stream(stream: BinaryIO, file: str, *, lenient: bool = False) -> Iterator[Document]:
@@ -96,8 +100,8 @@ def _document(record: Any, ordinal: int, file: str) -> Document:
     if not isinstance(clusters, list) or not all(isinstance(c, list) for c in clusters):
         raise _bad("clusters_token_offsets should be a list of clusters (lists of [start, "
                    "end])", file, ordinal)
+    spans: list[tuple[int, int, int, int, str | None]] = []   # start, end, cluster, k, text
     for number, cluster in enumerate(clusters, 1):
-        entity = doc.new_entity(attrs={"original_id": f"e{number}"})
         for k, span in enumerate(cluster):
             if not (isinstance(span, list) and len(span) == 2
                     and all(isinstance(x, int) and not isinstance(x, bool) for x in span)):
@@ -109,21 +113,51 @@ def _document(record: Any, ordinal: int, file: str) -> Document:
                     f"outside the document's {len(tokens)} tokens; dropped", file, None, None,
                     doc.name, "dropped"))
                 continue
-            doc.add_span(start, end, entity)
-            _check_text(doc, texts, number, k, start, end, file)
+            spans.append((start, end, number, k, _stated(texts, number, k)))
+    entities = [doc.new_entity(attrs={"original_id": f"e{n}"})
+                for n in range(1, len(clusters) + 1)]
+    shift = 0   # offsets that run ahead of their text run ahead more further on
+    for start, end, number, k, stated in sorted(spans):
+        if stated is None:
+            pass
+        elif shift and start >= shift and _text(doc, start - shift, end - shift) == stated:
+            start, end = start - shift, end - shift      # as the offsets before it
+        elif stated != _text(doc, start, end):
+            start, end, shift = _shifted(doc, stated, start, end, number, file, shift)
+        doc.add_span(start, end, entities[number - 1])
     return doc
 
 
-def _check_text(doc: Document, texts: Any, number: int, k: int, start: int, end: int,
-                file: str) -> None:
+def _stated(texts: Any, number: int, k: int) -> str | None:
     try:
         stated = texts[number - 1][k]
     except (TypeError, IndexError, KeyError):
-        return
-    forms = " ".join(t.form if not t.is_empty else "##" + t.form
-                     for t in doc.tokens[start:end + 1])
-    if isinstance(stated, str) and stated != forms:
-        doc.repairs.append(Repair(
-            "text2text-json.mention-text", f"cluster {number}: the text {stated!r} of "
-            f"[{start}, {end}] differs from its tokens ({forms!r}); the offsets are used", file,
-            None, None, doc.name, "kept"))
+        return None
+    return stated if isinstance(stated, str) else None
+
+
+def _text(doc: Document, start: int, end: int) -> str:
+    return " ".join(t.form if not t.is_empty else "##" + t.form
+                    for t in doc.tokens[start:end + 1])
+
+
+def _shifted(doc: Document, stated: str, start: int, end: int, number: int, file: str,
+             shift: int) -> tuple[int, int, int]:
+    """Offsets whose tokens disagree with the stated text: moved back by the least shift of at
+    least ``shift`` (shifts only grow through a document) and at most :data:`MAX_SHIFT` that
+    puts them on the text (text2text-coref's conllu2json without -z counts empty nodes that
+    ``tokens`` leaves out, so its offsets run ahead); else kept, with a warning."""
+    for back in range(max(shift, 1), MAX_SHIFT + 1):
+        moved = start - back
+        if moved >= 0 and _text(doc, moved, moved + end - start) == stated:
+            doc.repairs.append(Repair(
+                "text2text-json.shifted-offsets", f"cluster {number}: [{start}, {end}] hold "
+                f"{_text(doc, start, end)!r}, not the mention's text {stated!r}, which is at "
+                f"[{moved}, {moved + end - start}]; read there", file, None, None, doc.name,
+                "repaired"))
+            return moved, moved + end - start, back
+    doc.repairs.append(Repair(
+        "text2text-json.mention-text", f"cluster {number}: the text {stated!r} of [{start}, "
+        f"{end}] differs from its tokens ({_text(doc, start, end)!r}); the offsets are used",
+        file, None, None, doc.name, "kept"))
+    return start, end, shift
