@@ -73,7 +73,8 @@ def choose_engine(config: ScoreConfig, key: Any, response: Any) -> tuple[str, in
     jobs = config.jobs
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    files = _paths(key) is not None and _paths(response) is not None
+    files = _paths(key, config.side_format("key")) is not None and \
+        _paths(response, config.side_format("response")) is not None
     if config.engine == "dask":
         if not files:
             raise UsageError("the dask engine reads files: give the key and the response as "
@@ -84,12 +85,14 @@ def choose_engine(config: ScoreConfig, key: Any, response: Any) -> tuple[str, in
         return "serial", 1
     if config.engine == "processes" or jobs is not None:
         return "processes", jobs or cores
-    size = sum(_size(p) for p in [*(_paths(key) or []), *(_paths(response) or [])])
+    size = sum(_size(p) for p in [*(_paths(key, config.side_format("key")) or []),
+                                   *(_paths(response, config.side_format("response")) or [])])
     return ("processes", cores) if cores > 1 and size >= AUTO_BYTES else ("serial", 1)
 
 
-def _paths(source: Any) -> list[str] | None:
-    """The files of a path source (None for documents in memory or standard input)."""
+def _paths(source: Any, format: str | None = None) -> list[str] | None:
+    """The files of a path source in ``format`` (None for documents in memory or standard
+    input)."""
     if not is_paths(source):
         return None
     items = source if isinstance(source, (list, tuple)) else [source]
@@ -97,7 +100,7 @@ def _paths(source: Any) -> list[str] | None:
         return None
     from corefkit.converters.registry import expand_paths
 
-    return [file for item in items for file, _ in expand_paths(item)]
+    return [file for item in items for file, _ in expand_paths(item, format)]
 
 
 def _size(path: str) -> int:

@@ -29,9 +29,10 @@ COMMON_WRITE = (
 
 
 def sniff_text(head: str) -> bool:
-    """Lines of words, one with coreference tags, none with TABs (CoNLL columns)."""
+    """Lines of words, one with coreference tags, none with TAB-separated columns (an LLM's
+    answer may hold a stray TAB between words, a CoNLL line holds many)."""
     lines = [line for line in head.lstrip("\ufeff").splitlines()[:20] if line.strip()]
-    if not lines or any("\t" in line.strip() for line in lines[:5]):
+    if not lines or any(line.count("\t") >= 3 for line in lines[:5]):
         return False
     if lines[0].lstrip().startswith(("#", "{", "[", "<")):
         return False
