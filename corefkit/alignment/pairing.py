@@ -111,18 +111,18 @@ def _copy_annotation(piece: Document, doc: Document, offset: int,
     entities: dict[Entity, Entity] = {}
     for entity in piece.entities:
         name = entity.attrs.get("original_id")
-        known = by_id.get(f"{entity.layer}/{name}") if name not in (None, "") else None
-        if known is None:
-            known = doc.new_entity(layer=entity.layer, pseudo=entity.pseudo,
+        found = by_id.get(f"{entity.layer}/{name}") if name not in (None, "") else None
+        if found is None:
+            found = doc.new_entity(layer=entity.layer, pseudo=entity.pseudo,
                                    attrs=dict(entity.attrs))
             if name not in (None, ""):
-                by_id[f"{entity.layer}/{name}"] = known
-        entities[entity] = known
+                by_id[f"{entity.layer}/{name}"] = found
+        entities[entity] = found
     made: dict[Mention, Mention] = {}
     for m in piece.mentions:
-        entity = piece.entity_of(m)
+        owner = piece.entity_of(m)
         made[m] = doc.add_mention(
-            [t + offset for t in m.tokens], entities[entity] if entity is not None else None,
+            [t + offset for t in m.tokens], entities[owner] if owner is not None else None,
             layer=m.layer, head=m.head + offset if m.head is not None else None,
             head_derived=m.head_derived,
             min_tokens=tuple(t + offset for t in m.min_tokens) if m.min_tokens else None,

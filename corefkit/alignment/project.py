@@ -228,7 +228,8 @@ def _free_empty(tokens: list[Token], after: int, children: dict[int, list[int]],
     candidates += children.get(after, [])
     free = [c for c in candidates if c not in taken]
     same = [c for c in free if tokens[c].form == form]
-    return (same or free or [None])[0]
+    chosen = same or free
+    return chosen[0] if chosen else None
 
 
 def _copy_token(token: Token) -> Token:
@@ -439,7 +440,7 @@ class _Builder:
              tokens: Sequence[int]) -> tuple[int, ...] | None:
         if not min_tokens:
             return None
-        mapped = set()
+        mapped: set[int] = set()
         for index in min_tokens:
             link = self.layer.links[index]
             if link is None:

@@ -16,7 +16,7 @@ from typing import IO, Any
 from corefkit.converters.loss import ConversionReport, LossRecord, describe_mention
 from corefkit.converters.text2text.layout import ID_MODES, lay_out
 from corefkit.errors import UsageError
-from corefkit.model import Document
+from corefkit.model import Document, Mention
 
 
 def loss_actions(**options: Any) -> dict[str, str]:
@@ -29,7 +29,8 @@ def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
     if options.get("text2text_zeros"):
         return []
     tokens = doc.tokens
-    zeros, partly = [], []
+    zeros: list[Mention] = []
+    partly: list[Mention] = []
     for mention in doc.mentions:
         empty = [t for t in mention.tokens if tokens[t].is_empty]
         if not empty:
