@@ -19,5 +19,6 @@ from corefkit.alignment.pairing import ContentPairs, join, pair_by_content
 from corefkit.alignment.project import BOUNDARIES, MERGED, Aligned, AlignmentPolicy, align
 from corefkit.alignment.report import AlignmentSummary, DocumentAlignment, MentionNote
 
-__all__ = ["BOUNDARIES", "MERGED", "Aligned", "AlignmentPolicy", "AlignmentSummary", "ContentPairs", "DocumentAlignment",
+__all__ = ["BOUNDARIES", "MERGED", "Aligned", "AlignmentPolicy", "AlignmentSummary",
+           "ContentPairs", "DocumentAlignment",
            "MentionNote", "align", "join", "pair_by_content"]

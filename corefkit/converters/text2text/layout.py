@@ -8,7 +8,8 @@ enhanced-dependency parent in the same sentence as text2text-coref's ``conllu2te
 places them (in place when it has none). A mention becomes the span from its first to its last
 written token — the part holding its head when its written tokens are not consecutive (an
 empty node moved away); without ``zeros`` a mention on empty nodes only is not written (the
-writer's partial losses report it). Entities are numbered ``e1``, ``e2``, … in order of first mention
+writer's partial losses report it). Entities are numbered ``e1``, ``e2``, … in order of first
+mention
 (``sequential``) or keep the ids of the file they came from (``corpus``).
 """
 

@@ -12,10 +12,10 @@ on an earlier word, then one-word mentions, then openers open. What LLM output b
 repaired and reported, each repair with its line, column and word number: an opener never
 closed and a closer never opened become one-word mentions (text2text-coref drops the first
 silently) unless they repeat a tag of the same word that did open or close a mention (then
-they are dropped); an opener still open when the line ends, in its last :data:`CUT_WORDS` words and
-inside no mention opened before it, is dropped too — the answer was cut off inside it (a
-truncated answer), its end is unknown —; a mention given twice is kept once, Markdown code fences are skipped, and the tag
-repairs of :mod:`.tags`. Strict reading refuses every repair (``--lenient`` accepts them).
+they are dropped); an opener still open when the line ends, in its last :data:`CUT_WORDS`
+words and inside no mention opened before it, is dropped too — the answer was cut off inside
+it (a truncated answer), its end is unknown —; a mention given twice is kept once, Markdown
+code fences are skipped, and the tag repairs of :mod:`.tags` are made. Strict reading refuses every repair (``--lenient`` accepts them).
 """
 
 from __future__ import annotations
