@@ -15,7 +15,8 @@ silently) unless they repeat a tag of the same word that did open or close a men
 they are dropped); an opener still open when the line ends, in its last :data:`CUT_WORDS`
 words and inside no mention opened before it, is dropped too — the answer was cut off inside
 it (a truncated answer), its end is unknown —; a mention given twice is kept once, Markdown
-code fences are skipped, and the tag repairs of :mod:`.tags` are made. Strict reading refuses every repair (``--lenient`` accepts them).
+code fences are skipped, and the tag repairs of :mod:`.tags` are made. Strict reading refuses
+every repair (``--lenient`` accepts them).
 """
 
 from __future__ import annotations
