@@ -135,3 +135,20 @@ def test_without_align_a_retokenized_response_is_refused():
                            keep_empty=True)
     with pytest.raises(FormatError, match="not aligned"):
         score([key], [response], "muc", align=False)
+
+
+def test_aligned_runs_give_the_same_counts_in_processes(tmp_path):
+    from corefkit.converters.registry import write
+
+    keys = [next(read(GUM / f"{n}.conllu")) for n in DOCUMENTS[:2]]
+    responses = [retokenized(k, 3, split=0.3, merge=0.2, trimmable_edges=False,
+                             keep_empty=True) for k in keys]
+    write(responses, tmp_path / "response.jsonlines", format="jsonlines")
+    write(keys, tmp_path / "key.conllu", format="corefud")
+    runs = [score(tmp_path / "key.conllu", tmp_path / "response.jsonlines", "muc,bcub,conll",
+                  align=True, engine=engine, jobs=jobs)
+            for engine, jobs in (("serial", 1), ("processes", 2))]
+    assert _counts(runs[0]) == _counts(runs[1])
+    assert runs[0].metrics["conll"].f1 == 1
+    assert [d.to_json() for d in runs[0].alignment.documents] == \
+        [d.to_json() for d in runs[1].alignment.documents]

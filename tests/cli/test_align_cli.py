@@ -45,6 +45,12 @@ def test_score_without_align_refuses_other_tokens_and_with_it_scores_as_the_key(
     itself = json.loads(out)
     for name, metric in itself["metrics"].items():
         assert aligned["metrics"][name]["exact"] == metric["exact"], name
+    import jsonschema
+    from importlib import resources
+
+    schema = json.loads(resources.files("corefkit").joinpath(
+        "schemas/score-report.schema.json").read_text())
+    jsonschema.validate(aligned, schema)
     (document,) = aligned["alignment"]["documents"]
     assert document["mode"] == "characters" and document["tokens_split"] > 0
     assert aligned["options"]["align"] == {"boundary": "expand", "merged": "trim"}
