@@ -215,3 +215,40 @@ def test_json_offsets_outside_the_document_are_a_repair(tmp_path):
         list(read(path, format="text2text-json"))
     (doc,) = read(path, format="text2text-json", lenient=True)
     assert len(doc.mentions) == 1
+
+
+def test_mutated_answers_are_read_or_refused_never_crash(tmp_path):
+    """Characters of the markup inserted, deleted and swapped at random in real answers:
+    strict reading reads or refuses with a located FormatError, lenient reading reads, and
+    scoring against the gold never fails otherwise."""
+    import random
+
+    from corefkit import score
+
+    rng = random.Random(25)
+    text = (DATA / "responses" / "mixed" / "GENTLE_poetry_death.txt").read_text()[:600]
+    alphabet = "|[],e0123 #{}()<>E\t.\u00a0"
+    path = tmp_path / "answer.txt"
+    for _ in range(150):
+        chars = list(text)
+        for _ in range(rng.randrange(1, 6)):
+            at = rng.randrange(len(chars))
+            operation = rng.randrange(3)
+            if operation == 0:
+                chars.insert(at, rng.choice(alphabet))
+            elif operation == 1 and len(chars) > 1:
+                del chars[at]
+            else:
+                chars[at] = rng.choice(alphabet)
+        mutated = "".join(chars)
+        path.write_text(mutated, encoding="utf-8")
+        try:
+            list(read(path, format="text2text"))
+        except FormatError as exc:
+            assert exc.file and exc.line == 1 and exc.check.startswith("text2text."), mutated
+        try:
+            docs = list(read(path, format="text2text", lenient=True))
+        except FormatError as exc:  # a line of tags only, nothing to read
+            assert exc.check == "text2text.no-words", mutated
+            continue
+        score(GUM / "GENTLE_poetry_death.conllu", docs, "muc", profile="crac-llm")
