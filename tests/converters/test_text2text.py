@@ -138,7 +138,7 @@ def spans(doc) -> list[tuple[str, str]]:
 REPAIRS = [
     # (answer, mentions read, check id, column of the repair)
     ("The|[e3 Carriage held" + " on" * 50, [("The", "e3")], "text2text.unclosed-mention", 5),
-    ("we saw the|[e3 Carriage", [], "text2text.cut-mention", 11),
+    ("we saw the|[e3 Carriage", [], "text2text.cut-mention", 12),
     ("The Carriage|e3] held", [("Carriage", "e3")], "text2text.unopened-mention", 14),
     ("The||[e3 Carriage|e3]", [("The Carriage", "e3")], "text2text.double-pipe", 1),
     ("Death[e2] came", [("Death", "e2")], "text2text.glued-tag", 1),
