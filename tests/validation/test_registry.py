@@ -12,7 +12,8 @@ from corefkit.validation.plugins import plugin_for
 from tests.conftest import ROOT
 
 PREFIX = {"conll2012": "conll", "corefud": "corefud", "lcc": "lcc", "mmax2": "mmax2",
-          "ua-exploded": "ua", "jsonlines": "jsonlines", "brat": "brat", "gap": "gap"}
+          "ua-exploded": "ua", "jsonlines": "jsonlines", "brat": "brat", "gap": "gap",
+          "text2text": "text2text", "text2text-json": "text2text-json"}
 # ids built with f-strings in the readers, spelled out
 DYNAMIC = {
     "corefud": {"corefud.repeated-entity", "corefud.repeated-splitante",
@@ -25,7 +26,7 @@ DYNAMIC = {
 def reader_ids(fmt: str) -> set[str]:
     """Literal check ids in the reading modules of a format package (all but the writer, the
     spec and the checks)."""
-    package = ROOT / "corefkit" / "converters" / get(fmt).package.rsplit(".", 1)[1]
+    package = ROOT.joinpath(*get(fmt).package.split("."))
     found: set[str] = set()
     for module in sorted(package.glob("*.py")):
         if module.name in ("writer.py", "spec.py", "checks.py", "__init__.py"):
