@@ -1,4 +1,4 @@
-"""CorefUD, CoNLL-UA, LCC, MMAX2, brat and GAP: every check id has a fixture that triggers it
+"""CorefUD, CoNLL-UA, LCC, MMAX2, brat, GAP and text2text: every check id has a fixture that triggers it
 alone.
 
 Fixtures are named after their check (``corefud/bad-columns.conllu`` triggers
@@ -21,7 +21,8 @@ from tests.validation.test_model import BUILDERS
 FOLDERS = {"corefud": ("corefud", ".conllu"), "ua": ("ua", ".conllua"),
            "lcc": ("lcc", ".nkas.json"), "mmax2": ("mmax2", ""),
            "jsonlines": ("jsonlines", ".jsonl"), "brat": ("brat", ".ann"),
-           "gap": ("gap", ".tsv")}
+           "gap": ("gap", ".tsv"), "text2text": ("text2text", ".t2t"),
+           "text2text-json": ("text2text-json", ".t2t.json")}
 # fixture -> check, where the name alone does not say it
 SPECIAL = {"lcc/zero-no-empty-node.nkas.json": "zero.no-empty-node",
            "mmax2/crossing": "mention.crossing-same-entity"}
