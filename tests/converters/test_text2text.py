@@ -136,7 +136,7 @@ def spans(doc) -> list[tuple[str, str]]:
 
 
 REPAIRS = [
-    # (answer, mentions read, check id, column of the repair)
+    # (answer, mentions read, check id, column of the repair: where its tag starts)
     ("The|[e3 Carriage held" + " on" * 50, [("The", "e3")], "text2text.unclosed-mention", 5),
     ("we saw the|[e3 Carriage", [], "text2text.cut-mention", 12),
     ("The Carriage|e3] held", [("Carriage", "e3")], "text2text.unopened-mention", 14),
@@ -144,13 +144,13 @@ REPAIRS = [
     ("Death[e2] came", [("Death", "e2")], "text2text.glued-tag", 1),
     ("[e3 The Carriage e3] held", [("The Carriage", "e3")], "text2text.detached-tag", 1),
     ("my |[e1],[e8 leisure|e8]", [("my", "e1"), ("my leisure", "e8")],
-     "text2text.detached-tag", 4),
+     "text2text.detached-tag", 5),
     ("My|{e1} labor", [("My", "e1")], "text2text.bad-bracket", 4),
     ("The|[E28 Day|e28]", [("The Day", "e28")], "text2text.id-case", 5),
     ("Ourselves| and", [], "text2text.empty-tag", 11),
     ("no|[e", [], "text2text.unknown-tag", 4),
-    ("We|[e4],[e4 slowly drove", [("We", "e4")], "text2text.duplicate-tag", 10),
-    ("We|[e4],[e4] slowly", [("We", "e4")], "text2text.duplicate-mention", 10),
+    ("We|[e4],[e4 slowly drove", [("We", "e4")], "text2text.duplicate-tag", 9),
+    ("We|[e4],[e4] slowly", [("We", "e4")], "text2text.duplicate-mention", 9),
 ]
 
 
