@@ -126,6 +126,7 @@ class ScoreReport:
     version: str = ""
     identification: Counts = field(default_factory=Counts)  # mention identification
     explanations: list[dict[str, Any]] | None = None  # UA scoring with explain=True
+    alignment: Any = None  # corefkit.alignment.AlignmentSummary when responses were aligned
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
@@ -148,6 +149,8 @@ class ScoreReport:
             ]
         if self.explanations is not None:
             out["explain"] = self.explanations
+        if self.alignment is not None:
+            out["alignment"] = self.alignment.to_json()
         return out
 
     # ------------------------------------------------------------------ flat dict
@@ -197,6 +200,8 @@ class ScoreReport:
             for doc in self.per_document:
                 lines += ["", f"document: {doc.name}"]
                 lines += _table_rows(doc.metrics)
+        if self.alignment is not None:
+            lines += ["", *self.alignment.lines()]
         return "\n".join(lines) + "\n"
 
     # ------------------------------------------------------------------ CSV

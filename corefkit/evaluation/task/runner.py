@@ -45,6 +45,7 @@ from corefkit.validation.engine import Run, iterate
 
 # what the pair checks keep of one document (its words and sentences, not the document)
 from corefkit.checks.plugins import FormatPlugin
+from corefkit.validation.pair import DOCUMENTS as PAIR_DOCUMENTS
 from corefkit.validation.pair import NO_PLUGIN
 from corefkit.validation.pair import _Side as DocumentSummary
 from corefkit.validation.pair import compare as pair_incidents
@@ -79,6 +80,7 @@ def run_task(
     scheduler: str | None = None,
     seed: int | None = None,
     progress: Progress | None = None,
+    align: Any = None,
 ) -> Leaderboard:
     """Run the shared task ``task`` (a task file, a mapping of its content or a
     :class:`Task`) on the submissions in the folder ``submissions``; the leaderboard.
@@ -88,7 +90,8 @@ def run_task(
     ``engine``, ``scheduler``: where documents are scored, as for :func:`corefkit.score`. ``seed``
     replaces the task's. ``progress(name, stage)`` is called as each submission is checked
     and scored. Problems of the task file or the gold are errors; problems of a submission
-    reject that submission only.
+    reject that submission only. ``align`` (as for :func:`corefkit.score`) replaces the task
+    file's ``[scoring] align``.
     """
     from corefkit._version import __version__
 
@@ -97,6 +100,8 @@ def run_task(
         if seed < 0:
             raise UsageError("--seed must not be negative")
         spec = replace(spec, significance=replace(spec.significance, seed=seed))
+    if align is not None:
+        spec = replace(spec, scoring={**spec.scoring, "align": align})
     if output is not None:
         check_output(output)
     prepared = prepare(spec)
@@ -157,7 +162,8 @@ def prepare(task: Task) -> Prepared:
         expand_paths(task.gold)[0][1]
     wanted = task.submissions.format
     submission_format = None if wanted == "auto" else get(wanted or gold_format).name
-    options = {k: v for k, v in task.scoring.items() if k not in ("passes", "read_options")}
+    options = {k: v for k, v in task.scoring.items()
+               if k not in ("passes", "read_options", "align")}
     config = ScoreConfig.build(detected_format=gold_format, **options)
     names = list(config.metrics) + [k.metric for k in task.ranking]
     if task.primary.metric == "conll" and task.significance.test != "none":
@@ -227,8 +233,11 @@ def check_submission(submission: Submission, task: Task, prepared: Prepared
     if any(f.is_error for f in run.result):
         return _rejection(submission, "validation", list(run.result), task.show)
     pairing = Run(level=1)  # the pair checks always run: they are what makes scores comparable
+    incidents = pair_incidents(list(prepared.gold), summaries)
+    if task.scoring.get("align"):  # aligned to the gold's words: only the documents must pair
+        incidents = [i for i in incidents if i.check == PAIR_DOCUMENTS]
     found = [pairing.make_finding(incident, NO_PLUGIN, None, incident.file or "")
-             for incident in pair_incidents(list(prepared.gold), summaries)]
+             for incident in incidents]
     findings = [f for f in found if f is not None]
     if any(f.is_error for f in findings):
         return _rejection(submission, "pairing", findings, task.show)
