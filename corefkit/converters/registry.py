@@ -50,6 +50,8 @@ SNIFF_BYTES = 64 * 1024
 # the format packages under corefkit/converters, each with a spec.py
 FORMAT_PACKAGES = ("conll2012", "lcc", "corefud", "ua_exploded", "mmax2", "brat", "gap",
                    "jsonlines", "webanno_tsv", "uima_cas", "text2text")
+# the outputs of NLP libraries, one package each under corefkit/converters/libraries
+LIBRARY_PACKAGES = ("fastcoref", "maverick")
 
 FORMATS: dict[str, FormatSpec] = {}
 ALIASES: dict[str, str] = {}
@@ -61,7 +63,7 @@ def register(spec: FormatSpec) -> None:
         ALIASES[alias.lower()] = spec.name
 
 
-for _package in FORMAT_PACKAGES:
+for _package in (*FORMAT_PACKAGES, *(f"libraries.{p}" for p in LIBRARY_PACKAGES)):
     _module = importlib.import_module(f"corefkit.converters.{_package}.spec")
     for _spec in getattr(_module, "SPECS", (_module.SPEC,)):  # a package may hold variants
         register(_spec)
