@@ -211,12 +211,14 @@ def keep_extras(doc: Document, record: dict[str, Any], used: Sequence[str]) -> N
         doc.attrs[JSON_META] = json_keys
 
 
-def add_extras(doc: Document, record: dict[str, Any]) -> list[str]:
-    """Document metadata written into a record beside its own keys; the keys it could not
-    write (the record uses them itself)."""
+def add_extras(doc: Document, record: dict[str, Any], skip: Sequence[str] = ()) -> list[str]:
+    """Document metadata (but the keys of ``skip``) written into a record beside its own
+    keys; the keys it could not write (the record uses them itself)."""
     json_keys = set(doc.attrs.get(JSON_META) or ())
     clashes = []
     for key, value in doc.meta.items():
+        if key in skip:
+            continue
         if key in record:
             clashes.append(key)
             continue
