@@ -51,7 +51,7 @@ SNIFF_BYTES = 64 * 1024
 FORMAT_PACKAGES = ("conll2012", "lcc", "corefud", "ua_exploded", "mmax2", "brat", "gap",
                    "jsonlines", "webanno_tsv", "uima_cas", "text2text")
 # the outputs of NLP libraries, one package each under corefkit/converters/libraries
-LIBRARY_PACKAGES = ("fastcoref", "maverick", "spacy")
+LIBRARY_PACKAGES = ("fastcoref", "maverick", "spacy", "stanza")
 
 FORMATS: dict[str, FormatSpec] = {}
 ALIASES: dict[str, str] = {}
