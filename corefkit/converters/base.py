@@ -84,6 +84,9 @@ class FormatSpec:
     # the documents have no names of their own (one per line of text): scoring pairs them with
     # the key's documents by their text
     pairs_by_content: bool = False
+    # False: corefkit reads the format but has no writer for it (a library's output that no
+    # tool reads back, such as CoreNLP's XML)
+    writes: bool = True
 
     def reader(self) -> ModuleType:
         return importlib.import_module(self.package + ".reader")
