@@ -18,7 +18,7 @@ SPEC = FormatSpec(
     aliases=("f-coref", "lingmess"),
     description="fastcoref predict(output_file=...) jsonlines: text, clusters of character "
                 "offsets (end exclusive), clusters_strings; aligned to the key when scored",
-    patterns=(),
+    patterns=("*.fastcoref.jsonl", "*.fastcoref.jsonlines"),
     named_patterns=("*.jsonlines", "*.jsonl", "*.json"),
     capabilities=frozenset({"singletons", "crossing_same_entity", "cross_sentence", "parts",
                             "metadata"}),

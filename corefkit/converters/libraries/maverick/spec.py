@@ -19,7 +19,7 @@ SPEC = FormatSpec(
     aliases=("maverick-coref",),
     description="Maverick predict() dictionaries as jsonlines: tokens, clusters_token_offsets "
                 "and clusters_char_offsets (end inclusive); aligned to the key when scored",
-    patterns=(),
+    patterns=("*.maverick.jsonl", "*.maverick.jsonlines"),
     named_patterns=("*.jsonlines", "*.jsonl", "*.json"),
     capabilities=frozenset({"singletons", "crossing_same_entity", "cross_sentence", "parts",
                             "metadata"}),

@@ -14,7 +14,8 @@ Two formats, one package, both as Stanza writes a document its ``coref`` process
   ``doc.to_serialized()`` (Stanza 1.11+), ``{"text", "sentences", "comments"}`` around it.
 
 No real output file of Stanza's coref is public; both readers follow the documentation and
-the source above exactly. The documents bring their own text: scoring aligns them to the key.
+the source above exactly. corefkit reads both (no writer: Stanza reads neither back as
+coreference). The documents bring their own text: scoring aligns them to the key.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ CONLLU = FormatSpec(
     sniff_priority=35,   # before CoNLL-U (corefud), which it is
     own_text=True,
     pairs_by_content=True,
+    writes=False,
+    writes_any_corpus=False,
 )
 
 JSON = FormatSpec(
@@ -66,6 +69,8 @@ JSON = FormatSpec(
     sniff_priority=13,
     own_text=True,
     pairs_by_content=True,
+    writes=False,
+    writes_any_corpus=False,
 )
 
 SPECS = (CONLLU, JSON)
