@@ -7,10 +7,11 @@
 * :class:`Chains` — mentions added to entities once: a span given twice in one cluster is
   kept once and reported.
 * :func:`text_document` — a document over a raw text whose mentions are character offsets:
-  tokens by the rule of :func:`corefkit.converters.offsets.tokenize` (a token is a run of
-  non-space characters, cut wherever a mention starts or ends inside it; every line is a
-  sentence), each token keeping its characters, the document its text, so that writers give
-  the same text and offsets back.
+  tokens by the rule of the jsonlines family's fastcoref variant (runs of word characters and
+  single other characters, cut wherever a mention starts or ends inside one: ``dog's`` is
+  ``dog`` ``'`` ``s``, which the alignment maps inside the key's ``dog`` ``'s``), each token
+  keeping its characters, the document its text, so that writers give the same text and
+  offsets back.
 
 Every reader checks its offsets against its text before it builds anything: a file whose
 offsets contradict its text is refused, naming the document and the offset.
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from corefkit.converters.io import iter_lines
-from corefkit.converters.offsets import CHARS, TEXT, CharIndex, tokenize
+from corefkit.converters.offsets import CHARS, TEXT, CharIndex
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Entity, Token
 
@@ -171,12 +172,19 @@ def check_char_span(place: Place, check: str, text: str, span: CharSpan, where: 
                           f"({text[start:end]!r})")
 
 
-def text_document(doc: Document, text: str, spans: Sequence[CharSpan]) -> dict[CharSpan, tuple[int, int]]:
-    """Tokens and sentences of ``doc`` from ``text``, cut at every span boundary; the first
-    and last token of each span (spans checked with :func:`check_char_span`)."""
-    sentences = tokenize(text, {c for span in spans for c in span})
-    for words in sentences:
-        doc.add_sentence([Token(text[s:e], -1, -1, {CHARS: (s, e)}) for s, e in words])
+def text_document(doc: Document, text: str,
+                  spans: Sequence[CharSpan]) -> dict[CharSpan, tuple[int, int]]:
+    """Tokens and sentences of ``doc`` from a raw ``text`` by the rule of the jsonlines
+    family's fastcoref variant (:mod:`corefkit.converters.jsonlines.characters`: a token is a
+    run of word characters or one other visible character, a sentence ends after ``.``, ``!``
+    or ``?`` and the closing quotes or brackets after them), cut at every span boundary; the
+    first and last token of each span (spans checked with :func:`check_char_span`)."""
+    from corefkit.converters.jsonlines.characters import sentence_bounds
+    from corefkit.converters.jsonlines.characters import tokenize as split
+
+    ranges, _ = split(text, {c for span in spans for c in span})
+    for a, z in sentence_bounds(text, ranges):
+        doc.add_sentence([Token(text[s:e], -1, -1, {CHARS: (s, e)}) for s, e in ranges[a:z]])
     doc.attrs[TEXT] = text
     index = CharIndex([t.attrs[CHARS] for t in doc.tokens])
     found: dict[CharSpan, tuple[int, int]] = {}

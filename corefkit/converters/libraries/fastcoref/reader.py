@@ -9,8 +9,10 @@ the text: it must lie in it and hold a visible character, and ``clusters_strings
 exactly ``text[start:end]`` — otherwise the file is refused, naming document and offset.
 
 Tokens are the text's by :func:`corefkit.converters.libraries.common.text_document` (runs of
-non-space characters cut at mention boundaries, a line a sentence); each keeps its characters,
-so the writer gives back the same text and offsets.
+word characters and single other characters, cut at mention boundaries; sentences end after
+``.``, ``!``, ``?``): the jsonlines ``fastcoref`` variant's rule. Each keeps its characters, so
+the writer gives back the same text and offsets; the words a writer wrote come back split by
+this rule (``FormatSpec.words_kept`` is False), the same once aligned to them.
 """
 
 from __future__ import annotations

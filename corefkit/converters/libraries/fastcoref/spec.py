@@ -27,5 +27,6 @@ SPEC = FormatSpec(
     sniff_priority=95,
     own_text=True,
     pairs_by_content=True,
+    words_kept=False,
     write_options=(DISCONTINUOUS,),
 )
