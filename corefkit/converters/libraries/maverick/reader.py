@@ -56,6 +56,9 @@ def read_stream(stream: BinaryIO, file: str) -> Iterator[Document]:
         doc.line = number
         if "doc_key" in record:
             doc.attrs["jsonlines_doc_key"] = record["doc_key"]
+        # as the jsonlines family's maverick variant: its writer keeps the shape and order
+        doc.attrs["jsonlines_variant"] = "maverick"
+        doc.attrs["jsonlines_keys"] = list(record)
         yield build(doc, record, Place(file, number, doc.name))
 
 

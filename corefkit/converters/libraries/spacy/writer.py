@@ -93,6 +93,8 @@ def record_of(doc: Document, report: ConversionReport, discontinuous: str = "dro
         "spans": groups,
     }
     _other_groups(doc, record)
+    if not record["spans"]:
+        del record["spans"]       # as Doc.to_json() leaves it out
     clashes = add_extras(doc, record, skip=("spans",))
     if clashes:
         report.repairs.append(Repair(
