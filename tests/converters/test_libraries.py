@@ -180,8 +180,8 @@ def test_maverick_end_inclusive_char_offsets_are_checked(tmp_path):
     error = refused(_record(tmp_path, "m.jsonl", record), "maverick")
     assert error.check == "maverick.char-offsets"
     assert error.message == ("document 'm-1': clusters_char_offsets[0][0] = [29, 33] holds "
-                             "'Rome.' in the text, but the mention's tokens are 'Rome': the "
-                             "offsets contradict the text")
+                             "'Rome.' in the text, but the mention's tokens are at [29, 32] "
+                             "('Rome'): the offsets contradict the text")
     record = json.loads(json.dumps(MAVERICK["main"]))
     record["clusters_text_mentions"][1][1] = "the presidents"
     error = refused(_record(tmp_path, "m.jsonl", record), "maverick")

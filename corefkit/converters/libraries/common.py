@@ -160,16 +160,36 @@ class Chains:
 
 
 # ---------------------------------------------------------------------------- raw text
+def visible_before(text: str) -> list[int]:
+    """For each offset, how many visible (non-space) characters of ``text`` come before it: a
+    span holds one exactly when the counts at its ends differ (time O(1) a span)."""
+    counts = [0] * (len(text) + 1)
+    seen = 0
+    for i, char in enumerate(text):
+        if not char.isspace():
+            seen += 1
+        counts[i + 1] = seen
+    return counts
+
+
 def check_char_span(place: Place, check: str, text: str, span: CharSpan, where: str,
-                    given: Any) -> None:
-    """A character span (end exclusive) that lies in ``text`` and holds a visible character."""
+                    given: Any, visible: Sequence[int]) -> None:
+    """A character span (end exclusive) that lies in ``text`` and holds a visible character
+    (``visible``: :func:`visible_before` of the text)."""
     start, end = span
     if not 0 <= start < end <= len(text):
         raise place.error(check, f"{where} = {shown(given)} is not a range of characters of "
                           f"the text ({len(text)} characters)")
-    if not text[start:end].strip():
-        raise place.error(check, f"{where} = {shown(given)} holds only white space "
-                          f"({text[start:end]!r})")
+    if visible[end] == visible[start]:
+        raise place.error(check, f"{where} = {shown(given)} holds only white space")
+
+
+def excerpt(text: str, start: int, end: int, limit: int = 60) -> str:
+    """``text[start:end]`` as a message quotes it (cut when long, at a cost bounded by
+    ``limit``)."""
+    if end - start <= limit:
+        return repr(text[start:end])
+    return repr(text[start:start + limit - 3] + "...")
 
 
 def text_document(doc: Document, text: str,

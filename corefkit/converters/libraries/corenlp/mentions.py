@@ -58,15 +58,28 @@ def add_chains(doc: Document, place: Place, mentions: Sequence[Mention],
         if m.head is not None and not m.start <= m.head < m.end:
             raise place.error(bad_offsets, f"{m.where}: the head {m.head} is not one of the "
                               f"mention's tokens {m.start} to {m.end - 1}")
-        spelled = " ".join(sentence[m.start - 1:m.end - 1])
-        original = " ".join(originals[m.sentence - 1][m.start - 1:m.end - 1]) \
-            if originals is not None else spelled
-        if m.text is not None and m.text not in (spelled, original):
+        if m.text is not None and not _spells(m.text, sentence, m.start, m.end) and (
+                originals is None
+                or not _spells(m.text, originals[m.sentence - 1], m.start, m.end)):
+            spelled = " ".join(sentence[m.start - 1:min(m.end - 1, m.start + 9)])
+            spelled += " ..." if m.end - m.start > 10 else ""
             raise place.error(mention_text, f"{m.where}: tokens {m.start} to {m.end - 1} of "
                               f"sentence {m.sentence} are {spelled!r}, but the mention's text "
-                              f"is {m.text!r}: the offsets contradict the text")
+                              f"is {m.text[:200]!r}: the offsets contradict the text")
         if m.chain not in entities:
             entities[m.chain] = chains.entity(m.chain)
         base = doc.sentences[m.sentence - 1].start
         head = base + m.head - 1 if m.head is not None else None
         chains.add(entities[m.chain], base + m.start - 1, base + m.end - 2, m.where, head=head)
+
+
+def _spells(text: str, words: Sequence[str], start: int, end: int) -> bool:
+    """Whether ``text`` is words ``start`` to ``end - 1`` (1-based) joined by spaces; the words
+    are joined only as far as the text is long, so a mention costs no more than its text."""
+    pieces, length = [], -1
+    for word in words[start - 1:end - 1]:
+        length += len(word) + 1
+        if length > len(text):
+            return False
+        pieces.append(word)
+    return " ".join(pieces) == text

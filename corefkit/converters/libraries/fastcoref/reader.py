@@ -25,6 +25,7 @@ from corefkit.converters.libraries.common import (
     CharSpan,
     Place,
     check_char_span,
+    excerpt,
     is_int,
     json_lines,
     keep_extras,
@@ -32,6 +33,7 @@ from corefkit.converters.libraries.common import (
     shown,
     stem_of,
     text_document,
+    visible_before,
 )
 from corefkit.model import Document
 
@@ -90,10 +92,13 @@ def check_strings(place: Place, record: dict[str, Any], key: str, text: str,
                           f"{offsets_key}, cluster by cluster")
     for k, (said, spans) in enumerate(zip(stated, clusters)):
         for j, (string, (start, end)) in enumerate(zip(said, spans)):
-            if string != text[start:end]:
+            # lengths first: a slice is taken only as long as the string the file states
+            if not isinstance(string, str) or end - start != len(string) \
+                    or string != text[start:end]:
                 raise place.error(mention_text, f"{offsets_key}[{k}][{j}] = [{start}, {end}] "
-                                  f"holds {text[start:end]!r} in the text, but {key}[{k}][{j}] "
-                                  f"is {shown(string)}: the offsets contradict the text")
+                                  f"holds {excerpt(text, start, end)} in the text, but "
+                                  f"{key}[{k}][{j}] is {shown(string)}: the offsets contradict "
+                                  "the text")
 
 
 def build(doc: Document, record: dict[str, Any], place: Place) -> Document:
@@ -101,9 +106,11 @@ def build(doc: Document, record: dict[str, Any], place: Place) -> Document:
     if not isinstance(text, str):
         raise place.error(BAD_SHAPE, f"text should be a string, not {shown(text)}")
     clusters = char_clusters(place, record, "clusters", BAD_SHAPE, BAD_OFFSETS)
+    visible = visible_before(text)
     for k, spans in enumerate(clusters):
         for j, span in enumerate(spans):
-            check_char_span(place, BAD_OFFSETS, text, span, f"clusters[{k}][{j}]", list(span))
+            check_char_span(place, BAD_OFFSETS, text, span, f"clusters[{k}][{j}]", list(span),
+                            visible)
     check_strings(place, record, "clusters_strings", text, clusters, "clusters", BAD_SHAPE,
                   MENTION_TEXT)
     tokens = text_document(doc, text, [s for spans in clusters for s in spans])

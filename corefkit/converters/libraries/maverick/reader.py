@@ -10,9 +10,10 @@ contradiction refuses the file, naming document and offset:
   ``clusters_text_mentions``) is the mention's tokens joined by single spaces;
 * ``clusters_char_offsets`` (when not ``null``) has one ``[start, end]`` (end inclusive) for each
   token offset; with a ``text`` (Maverick returns none: corefkit's writer adds it, and so may the
-  user) each lies in it and holds the same characters, white space aside, as the mention's
-  tokens, and equals its ``clusters_char_text`` string; without one, a ``clusters_char_text``
-  string must have the offsets' length.
+  user) the tokens must be the text's words in order (white space between) and each pair is
+  exactly the characters from the mention's first token to its last, and its
+  ``clusters_char_text`` string; without one, a ``clusters_char_text`` string must have the
+  offsets' length.
 
 Other keys are kept as document metadata; ``doc_key`` names the document.
 """
@@ -25,6 +26,7 @@ from typing import Any, BinaryIO
 from corefkit.converters.libraries.common import (
     Chains,
     Place,
+    excerpt,
     is_int,
     json_lines,
     keep_extras,
@@ -101,25 +103,17 @@ def build(doc: Document, record: dict[str, Any], place: Place) -> Document:
         raise place.error(BAD_SHAPE, f"tokens should be a list of strings, not {shown(tokens)}")
     doc.add_sentence([Token(t) for t in tokens])
     clusters = _clusters(place, record, "clusters_token_offsets")
-    texts = []
     for k, spans in enumerate(clusters):
-        texts.append([])
         for j, (start, end) in enumerate(spans):
             if not 0 <= start <= end < len(tokens):
                 raise place.error(BAD_OFFSETS, f"clusters_token_offsets[{k}][{j}] = [{start}, "
                                   f"{end}] is not a range of the {len(tokens)} tokens (the end "
                                   "is inclusive)")
-            texts[-1].append(" ".join(tokens[start:end + 1]))
     key = next((k for k in TOKEN_TEXT_KEYS if record.get(k) is not None), None)
     stated = _strings(place, record, key, clusters) if key else None
-    for k, (said, found) in enumerate(zip(stated or [], texts)):
-        for j, (a, b) in enumerate(zip(said, found)):
-            if a != b:
-                start, end = clusters[k][j]
-                raise place.error(MENTION_TEXT, f"clusters_token_offsets[{k}][{j}] = [{start}, "
-                                  f"{end}] holds the tokens {b!r}, but {key}[{k}][{j}] is "
-                                  f"{a!r}: the offsets contradict the tokens")
-    _check_chars(place, record, clusters, texts)
+    if stated is not None:
+        _check_token_texts(place, tokens, clusters, stated, str(key))
+    _check_chars(place, record, tokens, clusters)
     chains = Chains(doc, place, DUPLICATE)
     for k, spans in enumerate(clusters):
         entity = chains.entity(str(k))
@@ -130,8 +124,26 @@ def build(doc: Document, record: dict[str, Any], place: Place) -> Document:
     return doc
 
 
-def _check_chars(place: Place, record: dict[str, Any], clusters: list[list[Span]],
-                 texts: list[list[str]]) -> None:
+def _check_token_texts(place: Place, tokens: list[str], clusters: list[list[Span]],
+                       stated: list[list[str]], key: str) -> None:
+    """Each stated string is its mention's tokens joined by single spaces (lengths compared
+    first, by prefix sums, so that no mention costs more than its stated string)."""
+    before = [0]
+    for token in tokens:
+        before.append(before[-1] + len(token))
+    for k, (said, spans) in enumerate(zip(stated, clusters)):
+        for j, (string, (start, end)) in enumerate(zip(said, spans)):
+            length = before[end + 1] - before[start] + end - start
+            if length != len(string) or string != " ".join(tokens[start:end + 1]):
+                held = " ".join(tokens[start:min(end + 1, start + 8)])
+                held += " ..." if end + 1 > start + 8 else ""
+                raise place.error(MENTION_TEXT, f"clusters_token_offsets[{k}][{j}] = [{start}, "
+                                  f"{end}] holds the tokens {held!r}, but {key}[{k}][{j}] is "
+                                  f"{shown(string)}: the offsets contradict the tokens")
+
+
+def _check_chars(place: Place, record: dict[str, Any], tokens: list[str],
+                 clusters: list[list[Span]]) -> None:
     """``clusters_char_offsets`` against the token offsets, the text and their strings."""
     chars = _clusters(place, record, "clusters_char_offsets")
     if record.get("clusters_char_offsets") is None:
@@ -143,23 +155,42 @@ def _check_chars(place: Place, record: dict[str, Any], clusters: list[list[Span]
     if text is not None and not isinstance(text, str):
         raise place.error(BAD_SHAPE, f"text should be a string, not {shown(text)}")
     strings = _strings(place, record, "clusters_char_text", chars)
+    where_tokens = _token_spans(place, text, tokens) if text is not None else None
     for k, spans in enumerate(chars):
         for j, (start, end) in enumerate(spans):
             where = f"clusters_char_offsets[{k}][{j}] = [{start}, {end}]"
-            if text is None:
-                if strings is not None and end - start + 1 != len(strings[k][j]):
-                    raise place.error(CHAR_OFFSETS, f"{where} spans {end - start + 1} "
-                                      f"characters, but clusters_char_text[{k}][{j}] is "
-                                      f"{strings[k][j]!r}")
+            said = strings[k][j] if strings is not None else None
+            if said is not None and end - start + 1 != len(said):
+                raise place.error(CHAR_OFFSETS, f"{where} spans {end - start + 1} characters, "
+                                  f"but clusters_char_text[{k}][{j}] is {shown(said)}")
+            if text is None or where_tokens is None:
                 continue
             if not 0 <= start <= end < len(text):
                 raise place.error(CHAR_OFFSETS, f"{where} is not a range of characters of the "
                                   f"text ({len(text)} characters; the end is inclusive)")
-            held = text[start:end + 1]
-            if "".join(held.split()) != "".join(texts[k][j].split()):
-                raise place.error(CHAR_OFFSETS, f"{where} holds {held!r} in the text, but the "
-                                  f"mention's tokens are {texts[k][j]!r}: the offsets "
-                                  "contradict the text")
-            if strings is not None and strings[k][j] != held:
-                raise place.error(CHAR_OFFSETS, f"{where} holds {held!r} in the text, but "
-                                  f"clusters_char_text[{k}][{j}] is {strings[k][j]!r}")
+            first, last = clusters[k][j]
+            if (start, end + 1) != (where_tokens[first][0], where_tokens[last][1]):
+                wanted = f"[{where_tokens[first][0]}, {where_tokens[last][1] - 1}]"
+                raise place.error(CHAR_OFFSETS, f"{where} holds {excerpt(text, start, end + 1)} "
+                                  f"in the text, but the mention's tokens are at {wanted} "
+                                  f"({excerpt(text, where_tokens[first][0], where_tokens[last][1])}"
+                                  "): the offsets contradict the text")
+            if said is not None and said != text[start:end + 1]:
+                raise place.error(CHAR_OFFSETS, f"{where} holds {excerpt(text, start, end + 1)} "
+                                  f"in the text, but clusters_char_text[{k}][{j}] is "
+                                  f"{shown(said)}")
+
+
+def _token_spans(place: Place, text: str, tokens: list[str]) -> list[tuple[int, int]]:
+    """Where each token is in ``text`` (in order, white space between; Penn Treebank escapes
+    stand for their characters)."""
+    from corefkit.converters.offsets import Misaligned, align
+
+    try:
+        return align(text, [tokens])[0]
+    except Misaligned as found:
+        what = f"the token {found.word!r}" if found.word is not None else "no token"
+        raise place.error(CHAR_OFFSETS, f"the tokens are not the words of the text: at "
+                          f"character {found.position} the text has "
+                          f"{excerpt(text, found.position, found.position + 20)}, where "
+                          f"{what} should come") from None

@@ -145,11 +145,11 @@ def _check_offsets(doc: Document, sentence: Sentence, lines: list[int], place: P
                  if c.replace(" ", "").startswith("#text=")), None)
     if not units or text is None:
         return
-    first = units[0][2]
-    chars = [" "] * (units[-1][3] - first)
-    for _, form, start, end in units:
-        chars[start - first:end - first] = form
-    rebuilt, given = " ".join("".join(chars).split()), " ".join(text.split())
+    pieces, previous = [], units[0][2]
+    for _, form, start, end in units:   # white space between tokens is one space in # text
+        pieces.append((" " if start > previous else "") + form)
+        previous = end
+    rebuilt, given = " ".join("".join(pieces).split()), " ".join(text.split())
     if rebuilt != given:
         at = next((i for i, (a, b) in enumerate(zip(rebuilt, given)) if a != b),
                   min(len(rebuilt), len(given)))

@@ -43,7 +43,7 @@ def read_stream(stream: BinaryIO, file: str) -> Iterator[Document]:
     data = load_json(whole_text(stream, file), file, BAD_JSON)
     name = data.get("docId") if isinstance(data, dict) else None
     name = name if isinstance(name, str) and name else stem_of(file)
-    place = Place(file, None, name)
+    place = Place(file, 1, name)     # one JSON value: the document starts on line 1
     if not isinstance(data, dict) or not isinstance(data.get("sentences"), list):
         raise place.error(BAD_SHAPE, "the file should be a JSON object with a sentences list "
                           "(CoreNLP's -outputFormat json)")
@@ -78,6 +78,7 @@ def _sentences(doc: Document, place: Place,
     originals: list[list[str]] = []
     chars: list[str] = []           # the text, piece by piece
     length = 0
+    whole = True
     for s, sentence in enumerate(sentences):
         tokens = sentence.get("tokens") if isinstance(sentence, dict) else None
         if not isinstance(tokens, list):
@@ -102,13 +103,15 @@ def _sentences(doc: Document, place: Place,
                                           if end - begin != len(form) else
                                           f"before the previous token's end ({length})"))
                 before = token.get("before")
-                if chars and isinstance(before, str) and begin - length != len(before):
+                if not isinstance(before, str):
+                    whole = False    # the text between tokens is unknown: no text is kept
+                elif chars and begin - length != len(before):
                     raise place.error(OFFSET_TEXT, f"{where} ({form!r}) starts at {begin}, "
-                                      f"but {len(before)} characters ({before!r}) lie between "
-                                      f"it and the previous token's end ({length})")
-                gap = before if isinstance(before, str) and len(before) == begin - length \
-                    else " " * (begin - length)
-                chars += [gap, form]
+                                      f"but {len(before)} characters ({before[:20]!r}) lie "
+                                      f"between it and the previous token's end ({length})")
+                elif not chars and begin != len(before):
+                    whole = False    # the text before the first token is not all there
+                chars += [before if isinstance(before, str) else "", form]
                 length = end
                 attrs[CHARS] = (begin, end)
             made.append(Token(form, -1, -1, attrs, lemma=_text(token, "lemma"),
@@ -118,7 +121,7 @@ def _sentences(doc: Document, place: Place,
         doc.add_sentence(made)
         words.append(row)
         originals.append(original_row)
-    if chars and all(CHARS in t.attrs for t in doc.tokens):
+    if whole and chars and all(CHARS in t.attrs for t in doc.tokens):
         doc.attrs[TEXT] = "".join(chars)
     return words, originals
 

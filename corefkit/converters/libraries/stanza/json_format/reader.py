@@ -46,7 +46,7 @@ FIELDS = ("lemma", "upos", "xpos", "feats", "deprel", "deps", "misc")
 def read_stream(stream: BinaryIO, file: str) -> Iterator[Document]:
     data = load_json(whole_text(stream, file), file, BAD_JSON)
     doc = Document(stem_of(file), None, file=file)
-    place = Place(file, None, doc.name)
+    place = Place(file, 1, doc.name)     # one JSON value: the document starts on line 1
     text = None
     if isinstance(data, dict):
         text, data = data.get("text"), data.get("sentences")
@@ -173,7 +173,9 @@ def _check_representatives(doc: Document, place: Place, found: dict[int, list[Fo
     for chain, text in stated.items():
         if text == "_":
             continue   # a chain of zeros only
-        candidates = found.get(chain, [])
+        # a mention of more words than the text has characters cannot be it (and is not
+        # spelled: no chain costs more than its representative_text, stated on each word)
+        candidates = [f for f in found.get(chain, []) if f.last - f.first < len(text) + 1]
         spelled = [_surface(doc, f.first, f.last, surfaces) for f in candidates]
         wanted = "".join(text.split())
         if wanted not in ["".join(s.split()) for s in spelled]:
