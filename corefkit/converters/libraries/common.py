@@ -23,7 +23,7 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeGuard
 
 from corefkit.converters.io import iter_lines
 from corefkit.converters.offsets import CHARS, TEXT, CharIndex
@@ -43,7 +43,7 @@ def shown(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -5,7 +5,8 @@ One line a document: ``doc_key`` (left out for a document read without one), ``t
 (:func:`corefkit.converters.jsonlines.shapes.fastcoref`): the document's own text and token
 offsets when it keeps them (read from fastcoref, brat or spaCy), else one sentence a line, the
 words joined by single spaces (the reader splits such a text by its own rule: ``dog's`` is
-``dog`` ``'`` ``s``; aligned to the words written, it is what was written). Document metadata is written as further keys.
+``dog`` ``'`` ``s``; aligned to the words written, it is what was written). Document metadata
+is written as further keys.
 
 Lost (the loss report counts each): everything but the identity chains of words — zeros,
 empty nodes, heads, speakers, split antecedents, bridging, discourse deixis, non-referring and

@@ -151,11 +151,12 @@ def _check_offsets(doc: Document, sentence: Sentence, lines: list[int], place: P
         previous = end
     rebuilt, given = " ".join("".join(pieces).split()), " ".join(text.split())
     if rebuilt != given:
-        at = next((i for i, (a, b) in enumerate(zip(rebuilt, given)) if a != b),
-                  min(len(rebuilt), len(given)))
+        n = next((i for i, (a, b) in enumerate(zip(rebuilt, given)) if a != b),
+                 min(len(rebuilt), len(given)))
+        near = slice(max(0, n - 15), n + 15)
         raise place.error(OFFSET_TEXT, f"sentence {sentence.sent_id or sentence.index + 1}: "
-                          f"the forms at their start_char/end_char give {rebuilt[max(0, at - 15):at + 15]!r} "
-                          f"where # text has {given[max(0, at - 15):at + 15]!r}")
+                          f"the forms at their start_char/end_char give {rebuilt[near]!r} "
+                          f"where # text has {given[near]!r}")
 
 
 def _unit(units: list[tuple[int, str, int, int]], line: int, form: str, misc: str | None,

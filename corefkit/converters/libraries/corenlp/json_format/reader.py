@@ -59,14 +59,16 @@ def read_stream(stream: BinaryIO, file: str) -> Iterator[Document]:
             raise place.error(BAD_SHAPE, f"corefs[{chain!r}] should be a list of mentions")
         for j, item in enumerate(items):
             where = f"corefs[{chain!r}][{j}]"
-            numbers = [item.get(k) if isinstance(item, dict) else None
-                       for k in ("sentNum", "startIndex", "endIndex")]
-            if not all(is_int(n) for n in numbers):
+            if not isinstance(item, dict):
+                item = {}
+            sentence, start, end = (item.get(k) for k in ("sentNum", "startIndex", "endIndex"))
+            if not (is_int(sentence) and is_int(start) and is_int(end)):
                 raise place.error(BAD_SHAPE, f"{where} should have integer sentNum, startIndex "
-                                  f"and endIndex, not {shown(item)}")
+                                  f"and endIndex, not {shown(items[j])}")
             head = item.get("headIndex")
             text = item.get("text")
-            mentions.append(Mention(str(chain), *numbers, head if is_int(head) else None,
+            mentions.append(Mention(str(chain), sentence, start, end,
+                                    head if is_int(head) else None,
                                     text if isinstance(text, str) else None, where))
     add_chains(doc, place, mentions, words, originals, BAD_OFFSETS, MENTION_TEXT, DUPLICATE)
     yield doc

@@ -90,7 +90,8 @@ def _sentence(doc: Document, place: Place, number: int, items: list[Any], text: 
         if not isinstance(item, dict) or not isinstance(item.get("text"), str):
             raise place.error(BAD_SHAPE, f"{where} should be an object with a text string, not "
                               f"{shown(item)}")
-        ident, form = item.get("id"), item["text"]
+        ident: Any = item.get("id")
+        form = item["text"]
         following = items[k + 1].get("id") if k + 1 < len(items) and isinstance(
             items[k + 1], dict) else None
         pair = isinstance(ident, list) and len(ident) == 2 and all(is_int(x) for x in ident)
