@@ -408,3 +408,46 @@ def test_losses_are_what_the_format_cannot_hold(fmt, tmp_path):
     # Maverick's tokens are one list: the sentences are reported as approximated
     assert [r.check for r in report.repairs] == (["maverick.flat-tokens"] if fmt == "maverick"
                                                  else [])
+
+
+# ---------------------------------------------------------------------------- across libraries
+def test_corenlp_json_as_key_and_as_fastcoref_in_other_tokens(tmp_path):
+    """No gold exists for CoreNLP's JSON sample: its own annotation, converted to CoNLL-U, is
+    the key; written as fastcoref (CoreNLP's text and offsets kept) and read back in other
+    tokens ("cast's" as cast ' s where CoreNLP has cast 's), it scores 100 against it on every
+    metric that counts singletons (all five chains are singletons: MUC has no link to count)."""
+    doc, = read(CORENLP_JSON)
+    write([doc], tmp_path / "key.conllu", format="corefud")
+    write([doc], tmp_path / "out.jsonl", format="fastcoref")
+    record = json.loads((tmp_path / "out.jsonl").read_text())
+    assert record["text"] == doc.attrs["text"]
+    # clusters in order of first mention, the longer first: "Jersey Shore Season 6 cast's salaries"
+    assert record["clusters"][:2] == [[[0, 37]], [[0, 28]]]
+    report = score(tmp_path / "key.conllu", tmp_path / "out.jsonl", "muc,bcub,ceafe,lea",
+                   response_format="fastcoref")
+    assert counts(report, "muc") == (0, 0, 0, 0)
+    for metric in ("bcub", "ceafe", "lea"):
+        assert counts(report, metric) == (5, 5, 5, 5)
+    [alignment] = report.alignment.documents
+    # 's is one key token and two response tokens; every mention keeps its words
+    assert (alignment.mode, alignment.key_words, alignment.response_words,
+            alignment.tokens_split, alignment.tokens_merged) == ("characters", 14, 15, 1, 0)
+    assert (alignment.mentions, alignment.mentions_kept, alignment.mentions_moved,
+            alignment.mentions_expanded, alignment.mentions_unaligned) == (5, 5, 0, 0, 0)
+
+
+@pytest.mark.parametrize("command", ["analyze", "report"])
+def test_other_commands_align_library_outputs(command, tmp_path, capsys):
+    extra = {"analyze": [], "report": ["-o", tmp_path / "r.html"]}[command]
+    """analyze and report align a library's output by default, as score does (CoNLL F1 70.00:
+    MUC 60 and B3 70 as worked out in test_fastcoref_scored_against_a_hand_key, CEAFe 80)."""
+    code, out, err = run(capsys, command, KEYS / "fastcoref.conllu", FASTCOREF,
+                         "--response-from", "fastcoref", *extra)
+    assert code == 0, err
+    assert "aligned by characters: 1 key tokens split" in err
+    shown = out if command == "analyze" else (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "70.00" in shown
+    if command == "analyze":
+        assert "CoNLL F1: 70.00 (MUC 60.00, B3 70.00, CEAFe 80.00)" in out
+        assert [line.split()[2] for line in out.splitlines()
+                if line.startswith(("extra mention ", "missing mention "))][:2] == ["2", "2"]
