@@ -13,7 +13,9 @@ from tests.conftest import ROOT, SHARED
 
 PAGES = ["docs/guides/raw-text-systems.md", "docs/formats/fastcoref.md",
          "docs/formats/maverick.md", "docs/formats/spacy.md", "docs/formats/stanza.md",
-         "docs/formats/corenlp.md"]
+         "docs/formats/stanza-json.md", "docs/formats/corenlp.md", "docs/formats/corenlp-json.md"]
+LIBRARY_FORMATS = ["fastcoref", "maverick", "spacy", "stanza", "stanza-json", "corenlp",
+                   "corenlp-json"]
 
 
 def blocks(page: str, language: str) -> list[str]:
@@ -69,3 +71,18 @@ def test_the_guide_shows_what_score_prints(capsys):
     assert main(shlex.split(_paths(first))[1:]) == 0
     out = capsys.readouterr().out
     assert block.strip() in out
+
+
+@pytest.mark.parametrize("name", LIBRARY_FORMATS)
+def test_each_library_format_has_its_page_with_the_generated_parts(name):
+    """The site generates each format's summary, options and losses from its spec into these
+    three places of docs/formats/NAME.md."""
+    text = (ROOT / "docs" / "formats" / f"{name}.md").read_text(encoding="utf-8")
+    for part in ("format-summary", "format-options", "format-losses"):
+        assert text.count(f"<!-- corefkit:{part} {name} -->") == 1, (name, part)
+
+
+def test_the_library_formats_are_all_registered():
+    from corefkit.converters.registry import formats
+
+    assert set(LIBRARY_FORMATS) <= {spec.name for spec in formats()}
