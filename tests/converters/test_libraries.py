@@ -453,3 +453,29 @@ def test_other_commands_align_library_outputs(command, tmp_path, capsys):
         assert "CoNLL F1: 70.00 (MUC 60.00, B3 70.00, CEAFe 80.00)" in out
         assert [line.split()[2] for line in out.splitlines()
                 if line.startswith(("extra mention ", "missing mention "))][:2] == ["2", "2"]
+
+
+# ---------------------------------------------------------------------------- coreferee
+def test_coreferee_heads_through_spacy_head_groups(tmp_path, capsys):
+    """The raw-text guide's way to score coreferee (chains of head-token indices, no spans):
+    its heads as one-token spans in coref_head_clusters_N of spaCy's JSON. On the first README
+    print ({the dog, it}, {The cats, them}) with the heads dog, it and cats, them, and the key's
+    heads set to cats and dog: head matching gives 100; exact matching only meets it and them
+    (MUC 0 of 2; B3 1/2 + 1/2 of 4)."""
+    record = json.loads(SPACY_PRINTS.read_text().splitlines()[0])
+    span = lambda start, end: {"start": start, "end": end, "label": "", "kb_id": ""}  # noqa: E731
+    record["spans"] = {"coref_head_clusters_1": [span(30, 33), span(37, 39)],
+                       "coref_head_clusters_2": [span(4, 8), span(51, 55)]}
+    (tmp_path / "heads.jsonl").write_text(json.dumps(record) + "\n")
+    key = (KEYS / "spacy.conllu").read_text().split("\n\n")[0] + "\n\n"
+    key = key.replace("Entity=(e1--1\n", "Entity=(e1--2\n").replace("Entity=(e2--1\n",
+                                                                    "Entity=(e2--2\n")
+    (tmp_path / "key.conllu").write_text(key)
+    code, out, err = run(capsys, "score", tmp_path / "key.conllu", tmp_path / "heads.jsonl",
+                         "--response-from", "spacy", "-m", "muc,bcub", "--match", "head")
+    assert code == 0 and "(spacy.head-mentions)" in err
+    assert "muc          100.00     100.00   100.00   2/2, 2/2" in out
+    assert "bcub         100.00     100.00   100.00   4/4, 4/4" in out
+    code, out, _ = run(capsys, "score", tmp_path / "key.conllu", tmp_path / "heads.jsonl",
+                       "--response-from", "spacy", "-m", "muc,bcub")
+    assert code == 0 and "0/2, 0/2" in out and "1/4, 1/4" in out
