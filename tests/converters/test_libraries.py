@@ -463,7 +463,10 @@ def test_coreferee_heads_through_spacy_head_groups(tmp_path, capsys):
     heads set to cats and dog: head matching gives 100; exact matching only meets it and them
     (MUC 0 of 2; B3 1/2 + 1/2 of 4)."""
     record = json.loads(SPACY_PRINTS.read_text().splitlines()[0])
-    span = lambda start, end: {"start": start, "end": end, "label": "", "kb_id": ""}  # noqa: E731
+
+    def span(start: int, end: int) -> dict[str, object]:
+        return {"start": start, "end": end, "label": "", "kb_id": ""}
+
     record["spans"] = {"coref_head_clusters_1": [span(30, 33), span(37, 39)],
                        "coref_head_clusters_2": [span(4, 8), span(51, 55)]}
     (tmp_path / "heads.jsonl").write_text(json.dumps(record) + "\n")
