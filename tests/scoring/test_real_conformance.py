@@ -29,6 +29,7 @@ import pytest
 
 import corefkit
 from corefkit.model import Document
+from corefkit.scoring import printing
 from tests.conftest import CONFORMANCE
 
 REAL = CONFORMANCE / "real"
@@ -110,3 +111,9 @@ def test_real_values(suite: str, case: dict[str, Any]):
                 assert got == Fraction(expected["value"]), (metric, component)
             else:
                 assert abs(float(got) - float(expected["value"])) <= 1e-9, (metric, component)
+            if suite in COREFUD_SUITES and metric != "conll":
+                # printed as the scorer prints it ('%.2f' of its doubles)
+                doubles = printing.metric_doubles(report.metrics[metric].counts)
+                assert doubles is not None
+                at = ("recall", "precision", "f1").index(component)
+                assert printing.percent(doubles[at]) == expected["printed"], (metric, component)
