@@ -62,7 +62,17 @@ def main() -> int:
     parser.add_argument("--json", default=None, metavar="FILE", help="also write the summary")
     parser.add_argument("--verbose", "-v", action="store_true",
                         help="list every peer × mode × metric, not only differing ones")
+    parser.add_argument("--pairs-jsonl", default=None, metavar="FILE",
+                        help="append every pair's result to FILE as it finishes (a run stopped "
+                             "early keeps what it did)")
+    parser.add_argument("--table-from", default=None, metavar="FILE",
+                        help="print the tables of the pairs recorded in FILE (--pairs-jsonl) "
+                             "and exit as a run would")
     args = parser.parse_args()
+    if args.table_from:
+        return _report([PairResult.from_json(json.loads(line))
+                        for line in Path(args.table_from).read_text().splitlines() if line],
+                       args, 0.0)
     peers = [p.strip() for p in args.peers.split(",") if p.strip()]
     unknown = [p for p in peers if p not in PEERS]
     if unknown:
@@ -75,13 +85,20 @@ def main() -> int:
     started = time.perf_counter()
     results: list[PairResult] = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        for n, result in enumerate(pool.map(score_pair, jobs, chunksize=4), 1):
+        for n, result in enumerate(pool.map(score_pair, jobs, chunksize=1), 1):
             results.append(result)
+            if args.pairs_jsonl:
+                with open(args.pairs_jsonl, "a", encoding="utf-8") as out:
+                    out.write(json.dumps(result.to_json()) + "\n")
             if n % 50 == 0 or n == len(jobs):
                 print(f"  {n}/{len(jobs)} pairs, {time.perf_counter() - started:.0f} s",
                       file=sys.stderr, flush=True)
+    return _report(results, args, time.perf_counter() - started)
+
+
+def _report(results: list[PairResult], args: argparse.Namespace, seconds: float) -> int:
     data = summary(results)
-    data["seconds"] = round(time.perf_counter() - started, 1)
+    data["seconds"] = round(seconds, 1)
     data["command"] = " ".join(sys.argv)
     print(render(data, args.verbose), end="")
     print()

@@ -63,6 +63,23 @@ class PairResult:
     failed_modes: Counter[str] = field(default_factory=Counter)   # mode -> peer failures
     refused_modes: Counter[str] = field(default_factory=Counter)  # mode -> corefkit refusals
 
+    def to_json(self) -> dict[str, Any]:
+        return {"pair": self.pair, "peer": self.peer, "document": self.document,
+                "kinds": dict(self.kinds),
+                "compared": [[mode, metric, n] for (mode, metric), n in self.compared.items()],
+                "differences": [vars(d) for d in self.differences], "failures": self.failures,
+                "kept": self.kept, "refusals": self.refusals, "zero_bearing": self.zero_bearing,
+                "failed_modes": dict(self.failed_modes),
+                "refused_modes": dict(self.refused_modes)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PairResult:
+        return cls(data["pair"], data["peer"], data["document"], Counter(data["kinds"]),
+                   Counter({(mode, metric): n for mode, metric, n in data["compared"]}),
+                   [Difference(**d) for d in data["differences"]], data["failures"],
+                   data["kept"], data["refusals"], data["zero_bearing"],
+                   Counter(data["failed_modes"]), Counter(data["refused_modes"]))
+
 
 @cache
 def _documents(fmt: str) -> list[tuple[str, Any]]:
