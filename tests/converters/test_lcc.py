@@ -312,6 +312,16 @@ def test_rejected_documents(data, check):
     with pytest.raises(FormatError) as info:
         read_bytes(data)
     assert info.value.check == check
+    assert info.value.line is not None   # every error names its line (no 'content' key: 1)
+
+
+def test_no_content_names_the_content_line_or_the_object():
+    with pytest.raises(FormatError) as info:
+        read_bytes(b'{\n "id": 1,\n "content": 3}')
+    assert (info.value.check, info.value.line) == ("lcc.no-content", 3)
+    with pytest.raises(FormatError) as info:    # other tools' JSON, as a fuzz test feeds it
+        read_bytes(b'{\n "text": "x",\n "clusters": []}')
+    assert (info.value.check, info.value.line) == ("lcc.no-content", 1)
 
 
 def test_missing_version_lists_the_versions_present():
