@@ -78,8 +78,8 @@ def blocks(path: Path) -> list[Block]:
         start = index
         index += 1
         while index < len(lines) and lines[index].strip() != fence:
-            body.append(lines[index][indent:] if lines[index][:indent].isspace() else
-                        lines[index].lstrip())
+            text = lines[index]
+            body.append(text[indent:] if text[:indent].strip() == "" else text.lstrip())
             index += 1
         found.append(Block(path, start + 1, language, "\n".join(body) + "\n"))
         index += 1
