@@ -35,6 +35,14 @@ def table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def plain(text: str) -> str:
+    """Text from the code (a help, a description) shown as is: Markdown's marks escaped."""
+    text = str(text).replace("\\", "\\\\")
+    for mark in "*_[]":
+        text = text.replace(mark, "\\" + mark)
+    return text.replace("<", "&lt;")
+
+
 def code(text: str) -> str:
     return f"`{text}`" if text else ""
 
@@ -71,7 +79,7 @@ def formats_table(page: str) -> str:
     for spec in _specs():
         rows.append([f"[{spec.name}]({_page(page, format_page(spec.name))})",
                      ", ".join(code(a) for a in spec.aliases),
-                     " ".join(code(p) for p in spec.patterns), spec.description])
+                     " ".join(code(p) for p in spec.patterns), plain(spec.description)])
     return table(["format", "aliases", "files", "what it is"], rows)
 
 
@@ -89,7 +97,7 @@ def capabilities(page: str) -> str:
     header = ["feature"] + [f"[{s.name}]({_page(page, format_page(s.name))})" for s in specs]
     rows = [[f"{description} ({code(feature)})"] + [_holds(s, feature) for s in specs]
             for feature, description in FEATURES.items()]
-    notes = [f"- **{s.name}**, in part: " + "; ".join(f"{f}: {what}" for f, what in s.partial)
+    notes = [f"- **{s.name}**, in part: " + "; ".join(f"{f}: {plain(what)}" for f, what in s.partial)
              for s in specs if s.partial]
     return table(header, rows) + ("\n\n" + "\n".join(notes) if notes else "")
 
@@ -100,7 +108,7 @@ def format_summary(page: str, name: str) -> str:
     spec = _spec(name)
     partial = dict(spec.partial)
     can = [FEATURES[f] for f in FEATURES if f in spec.capabilities and f not in partial]
-    part = [f"{FEATURES[f]} ({what})" for f, what in spec.partial]
+    part = [f"{FEATURES[f]} ({plain(what)})" for f, what in spec.partial]
     cannot = [FEATURES[f] for f in FEATURES if f not in spec.capabilities]
     rows = [["name", code(spec.name)],
             ["aliases", ", ".join(code(a) for a in spec.aliases) or "–"],
@@ -110,7 +118,7 @@ def format_summary(page: str, name: str) -> str:
     if part:
         rows.append(["holds in part", "; ".join(part)])
     rows.append(["cannot hold", ", ".join(cannot) or "–"])
-    return table(["", spec.description], rows)
+    return table(["", plain(spec.description)], rows)
 
 
 def _option_rows(options: Any) -> list[list[str]]:
@@ -119,10 +127,10 @@ def _option_rows(options: Any) -> list[list[str]]:
         if option.kind == "flag":
             value = "(flag)"
         elif option.kind == "choice":
-            value = " \\| ".join(code(c) for c in option.choices)
+            value = " | ".join(code(c) for c in option.choices)
         else:
             value = option.metavar or option.kind.upper()
-        rows.append([code(option.cli), value, code(option.name), option.help])
+        rows.append([code(option.cli), value, code(option.name), plain(option.help)])
     return rows
 
 
@@ -151,7 +159,7 @@ def format_losses(page: str, name: str) -> str:
             continue
         lost = [FEATURES[f] for f in FEATURES
                 if f in spec.capabilities and f not in other.capabilities]
-        partly = [f"{FEATURES[f]} ({what})" for f, what in other.partial
+        partly = [f"{FEATURES[f]} ({plain(what)})" for f, what in other.partial
                   if f in spec.capabilities]
         shown = ", ".join(lost) or "nothing"
         if partly:
@@ -169,7 +177,7 @@ def metrics_table(page: str) -> str:
     for name in known():
         spec = get(name)
         default = ", ".join(LABELS[s] for s in spec.default) or "no (ask with `-m`)"
-        rows.append([code(name), spec.description, spec.family,
+        rows.append([code(name), plain(spec.description), spec.family,
                      ", ".join(LABELS[s] for s in spec.semantics), default])
     return table(["metric", "what", "family", "semantics", "in `all` for"], rows)
 
@@ -182,8 +190,9 @@ def profiles_table(page: str) -> str:
     for name, profile in profiles.items():
         settings = ", ".join(f"{k}={v}" for k, v in profile.items()
                              if k not in ("description", "official", "metrics", "semantics"))
-        rows.append([code(name), profile.get("semantics", ""), profile.get("description", ""),
-                     profile.get("official", ""), settings,
+        rows.append([code(name), profile.get("semantics", ""),
+                     plain(profile.get("description", "")), plain(profile.get("official", "")),
+                     plain(settings),
                      profile.get("metrics", "all").replace(",", ", ")])
     return table(["profile", "semantics", "what", "official scorer", "settings", "metrics"], rows)
 
@@ -192,7 +201,7 @@ def passes_table(page: str) -> str:
     from corefkit.passes import all_passes
 
     rows = [[code(p.name), ", ".join(f"{k}={v.__name__}" for k, v in p.options.items()) or "–",
-             p.description] for p in all_passes()]
+             plain(p.description)] for p in all_passes()]
     return table(["pass", "options", "what it does"], rows)
 
 
@@ -203,7 +212,7 @@ def checks_table(page: str) -> str:
     for level, title in ((1, "Level 1: the file can be read"),
                          (2, "Level 2: the format's conventions"),
                          (3, "Level 3: the annotation")):
-        rows = [[code(c.id), c.severity, c.format or "all formats", c.explanation]
+        rows = [[code(c.id), c.severity, c.format or "all formats", plain(c.explanation)]
                 for c in all_checks() if c.level == level]
         parts.append(f"### {title}\n\n" + table(["check", "severity", "formats", "meaning"],
                                                  rows))
@@ -218,7 +227,7 @@ def _help_paragraphs(text: str) -> str:
         if paragraph.startswith("\b"):
             out.append("```text\n" + paragraph[1:].strip("\n") + "\n```")
         else:
-            out.append(" ".join(paragraph.split()))
+            out.append(plain(" ".join(paragraph.split())))
     return "\n\n".join(out)
 
 
@@ -230,7 +239,7 @@ def _command_section(name: str, command: Any, ctx: Any, level: int) -> str:
     usage = " ".join(command.collect_usage_pieces(ctx))
     anchor = "corefkit" + (f"-{name}" if name else "")
     parts = [f"{'#' * level} `corefkit{' ' + name if name else ''}` {{#{anchor}}}",
-             summary, f"**Usage:** `corefkit{' ' + name if name else ''} {usage}`"]
+             plain(summary), f"**Usage:** `corefkit{' ' + name if name else ''} {usage}`"]
     if command.examples:
         parts.append("**Examples:**\n\n```text\n" + "\n".join(command.examples) + "\n```")
     if rest:
@@ -240,8 +249,8 @@ def _command_section(name: str, command: Any, ctx: Any, level: int) -> str:
         for param in params:
             record = param.get_help_record(ctx)
             if record is not None:
-                rows.append([code(record[0]), record[1]])
-        parts.append(f"**{title}**" + (f". {note}" if note else ""))
+                rows.append([code(record[0]), plain(record[1])])
+        parts.append(f"**{title}**" + (f". {plain(note)}" if note else ""))
         parts.append(table(["option", "meaning"], rows))
     return "\n\n".join(parts)
 
@@ -255,7 +264,7 @@ def cli(page: str) -> str:
     parts = [_command_section("", group, root, 2)]
     parts.append(table(["command", "what it does"],
                        [[f"[`{name}`](#corefkit-{name})",
-                         group.get_command(root, name).summary_and_rest()[0]]  # type: ignore
+                         plain(group.get_command(root, name).summary_and_rest()[0])]  # type: ignore
                         for name in COMMANDS]))
     for name in COMMANDS:
         command = group.get_command(root, name)
