@@ -12,6 +12,7 @@ Parts: ``formats-table``, ``capabilities``, ``format-summary FORMAT``, ``format-
 
 from __future__ import annotations
 
+import html
 import inspect
 import re
 from collections.abc import Callable
@@ -44,7 +45,13 @@ def plain(text: str) -> str:
 
 
 def code(text: str) -> str:
-    return f"`{text}`" if text else ""
+    """``text`` as code; in a table cell a ``|`` must not end the cell, and a backslash before
+    it would show inside a code span, so such code is written as HTML."""
+    if not text:
+        return ""
+    if "|" in text:
+        return "<code>" + html.escape(text).replace("|", "&#124;") + "</code>"
+    return f"`{text}`"
 
 
 # ---------------------------------------------------------------------------- formats

@@ -17,8 +17,9 @@ The convention (``docs/contributing.md``, "Examples that run"):
   has and the repository has not) is not run; its ``corefkit`` lines are still parsed by the
   command line, so that no option in them can go stale.
 
-Everything runs in a sandbox folder: ``examples/`` is the repository's, ``../shared`` the
-shared data, and whatever a command writes stays in the sandbox.
+Everything runs in a sandbox folder: ``examples/`` and ``corefkit/`` (its schemas) are the
+repository's, ``../shared`` the shared data, and whatever a command writes stays in the
+sandbox.
 """
 
 from __future__ import annotations
@@ -154,6 +155,7 @@ class Sandbox:
         folder = base / "work"
         folder.mkdir(parents=True)
         (folder / "examples").symlink_to(ROOT / "examples")
+        (folder / "corefkit").symlink_to(ROOT / "corefkit")   # its schemas and data tables
         (base / "shared").symlink_to(SHARED)
         return cls(folder)
 
