@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 import pytest
 
-from corefkit.cli.help import FORMAT_GROUP, GROUPS, Command
+from corefkit.cli.help import FORMAT_GROUP, GROUPS, OTHER, Command
 from corefkit.cli.main import COMMANDS, EXAMPLES, SUMMARIES, cli
 from tests.conftest import CONFORMANCE, CORPORA, ROOT
 from tests.docs.runner import Sandbox, corefkit
@@ -95,7 +95,7 @@ def test_help_starts_with_examples_and_groups_its_options(name: str):
                 not line.startswith(" ")]
     assert sections and set(sections) <= set(GROUPS)
     assert sections == [title for title in GROUPS if title in sections]  # in GROUPS' order
-    assert "Options:" not in lines  # nothing ungrouped
+    assert "Options:" not in lines and OTHER not in sections  # nothing ungrouped
     if any(p.name and p.name.startswith("format_") for p in found.params):
         assert sections[-1] == FORMAT_GROUP
 

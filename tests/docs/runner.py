@@ -59,7 +59,8 @@ class Block:
 
     @property
     def where(self) -> str:
-        return f"{self.path.relative_to(ROOT)}:{self.line}"
+        shown = self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path
+        return f"{shown}:{self.line}"
 
 
 def blocks(path: Path) -> list[Block]:
@@ -236,10 +237,10 @@ def parse_only(line: str) -> None:
     words = shlex.split(line, comments=True)
     words = words[:words.index(">")] if ">" in words else words
     assert words[0] == "corefkit", line
-    ctx = cli.make_context("corefkit", list(words[1:]), resilient_parsing=False)
-    name, command, rest = cli.resolve_command(ctx, ctx.protected_args + ctx.args)
-    assert command is not None, line
-    with command.make_context(name, rest, parent=ctx) as sub:
+    root = click.Context(cli, info_name="corefkit")
+    command = cli.get_command(root, words[1]) if len(words) > 1 else None
+    assert command is not None, f"no such command: {line}"
+    with command.make_context(words[1], list(words[2:]), parent=root) as sub:
         assert isinstance(sub, click.Context)
 
 
