@@ -45,10 +45,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
 }
 
 FORMAT_PREFIX = "format_"
+BOTH_SIDES = "format_both__"     # corefkit.cli.options: the plain spelling of a format option
 FORMAT_NOTE = ("The reader and writer options of the formats (each says which format it is "
                "for; 'corefkit formats' lists them by format).")
-SIDED_NOTE = ("Each is also offered for one side only, as --key-NAME and --response-NAME "
-              "(e.g. --key-layer).")
+SIDED_NOTE = "Each is also offered for one side only, as --key-NAME and --response-NAME."
 
 
 def group_of(param: click.Parameter, moved: Mapping[str, str] | None = None) -> str:
@@ -99,6 +99,24 @@ class GroupedHelp:
         notes = {FORMAT_GROUP: FORMAT_NOTE + (" " + SIDED_NOTE if sided else "")}
         return [(title, notes.get(title, ""), params) for title, params in found.items() if params]
 
+    def help_record(self, param: click.Parameter, ctx: click.Context) -> tuple[str, str] | None:
+        """The option's help row; a format option offered for one side too lists those
+        spellings with it (``--layer, --key-layer, --response-layer LAYER``), so that the
+        three copies take one row."""
+        assert isinstance(self, click.Command)
+        record = param.get_help_record(ctx)
+        name = param.name or ""
+        if record is None or not name.startswith(BOTH_SIDES):
+            return record
+        option = name[len(BOTH_SIDES):]
+        sided = [flag for p in self.get_params(ctx) if isinstance(p, click.Option) and p.hidden
+                 and p.name in (f"format_key__{option}", f"format_response__{option}")
+                 for flag in p.opts]
+        if not sided:
+            return record
+        first, space, rest = record[0].partition(" ")
+        return ", ".join([first, *sided]) + space + rest, record[1]
+
     def summary_and_rest(self) -> tuple[str, str]:
         """The first paragraph of the help text, and the rest."""
         assert isinstance(self, click.Command)
@@ -123,7 +141,7 @@ class GroupedHelp:
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         for title, note, params in self.option_groups(ctx):
-            rows = [row for row in (p.get_help_record(ctx) for p in params) if row is not None]
+            rows = [row for row in (self.help_record(p, ctx) for p in params) if row is not None]
             with formatter.section(title):
                 if note:
                     formatter.write_text(note)

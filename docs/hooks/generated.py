@@ -254,7 +254,7 @@ def _command_section(name: str, command: Any, ctx: Any, level: int) -> str:
     for title, note, params in command.option_groups(ctx):
         rows = []
         for param in params:
-            record = param.get_help_record(ctx)
+            record = command.help_record(param, ctx)
             if record is not None:
                 rows.append([code(record[0]), plain(record[1])])
         parts.append(f"**{title}**" + (f". {plain(note)}" if note else ""))

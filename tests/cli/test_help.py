@@ -100,12 +100,14 @@ def test_help_starts_with_examples_and_groups_its_options(name: str):
         assert sections[-1] == FORMAT_GROUP
 
 
-def test_the_one_side_format_options_are_one_line_of_help():
+def test_the_one_side_format_options_share_the_row_of_the_option():
     out = help_text(["score"])
-    options = out.split("Input options:", 1)[1]
-    assert "--key-layer" not in options.replace("(e.g. --key-layer)", "")
+    lines = out.splitlines()
+    assert "  --layer, --key-layer, --response-layer LAYER" in lines
+    assert "  --parse-gum-ids, --key-parse-gum-ids, --response-parse-gum-ids" in lines
     assert "--key-NAME and --response-NAME" in out
-    assert len(out.splitlines()) < 165  # 165 lines before the one-side copies were folded
+    assert len(lines) < 165  # 165 lines before, each one-side copy a row of its own
+    assert out.split("Input options:", 1)[1].count("--key-layer") == 1
 
 
 def test_the_one_side_format_options_still_work(sandbox: Sandbox):
