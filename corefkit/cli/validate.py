@@ -22,7 +22,7 @@ from corefkit.errors import UsageError
 @click.command(name="validate", cls=Command, examples=[
     "corefkit validate corpus/",
     "corefkit validate key.conll response.conll --pair",
-    "corefkit validate key.conllu --level 2 -f json --max-err 50",
+    "corefkit validate key.conll --level 2 -f json --max-err 50",
     "corefkit validate --list-checks",
 ])
 @click.argument("paths", nargs=-1, metavar="FILE|DIR...")

@@ -18,7 +18,9 @@ from tests.conftest import CONFORMANCE, CORPORA, ROOT
 from tests.docs.runner import Sandbox, corefkit
 
 DEMO = ROOT / "examples" / "conll2012"
-GUM = CONFORMANCE / "real" / "data" / "gum-corefud"
+# a CorefUD pair with zeros, an eighth of GUM's size: Latin PROIEL and two perturbed responses
+ZEROS = CORPORA / "corefud-zeros" / "la_proiel_peraeth" / "la_proiel_peraeth.conllu"
+ZERO_RESPONSES = CONFORMANCE / "real" / "data" / "corefud-zeros" / "la_proiel_peraeth"
 CODI = CONFORMANCE / "real" / "data" / "codi-crac22"
 GAP = CORPORA / "jsonlines" / "gap" / "gap-validation.tsv"
 
@@ -30,9 +32,9 @@ FILES = {
     "responses/response.conll": DEMO / "response.conll",
     "corpus/key.conll": DEMO / "key.conll",
     "corpus/response.conll": DEMO / "response.conll",
-    "key.conllu": GUM / "key.conllu",
-    "response.conllu": GUM / "response-mild.conllu",
-    "other.conllu": GUM / "response-heavy.conllu",
+    "key.conllu": ZEROS,
+    "response.conllu": ZERO_RESPONSES / "response-mild.conllu",
+    "other.conllu": ZERO_RESPONSES / "response-heavy.conllu",
     "key.CONLLUA": CODI / "AMI_dev_v2.2022.ES2004a.CONLLUA",
     "gap.tsv": GAP,
     "my-types.json": ROOT / "corefkit" / "schemas" / "mention-types.json",
