@@ -99,6 +99,15 @@ def run_task(
         spec = replace(spec, significance=replace(spec.significance, seed=seed))
     if output is not None:
         check_output(output)
+    if spec.datasets:  # many datasets: one macro-averaged leaderboard
+        from corefkit.evaluation.task.board import write_dataset_outputs
+        from corefkit.evaluation.task.datasets import run_datasets
+
+        board = run_datasets(spec, os.fspath(submissions),
+                             {"jobs": jobs, "engine": engine, "scheduler": scheduler}, progress)
+        if output is not None:
+            write_dataset_outputs(board, output)
+        return board  # type: ignore[no-any-return]
     prepared = prepare(spec)
     found, warnings = discover(os.fspath(submissions), spec)
     entries, rejected, matrices = evaluate(

@@ -72,6 +72,29 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class Dataset:
+    """One dataset of a multi-dataset task: its name and gold (file or folder)."""
+
+    name: str
+    gold: str
+    format: str | None = None
+
+    @property
+    def file_name(self) -> str:
+        """The name a submission's file for this dataset has (the gold file's)."""
+        return os.path.basename(self.gold.rstrip(os.sep))
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An extra leaderboard column: scoring overrides and the value shown."""
+
+    name: str
+    overrides: dict[str, Any]
+    metric: str | None = None      # None: the primary ranking value
+
+
+@dataclass(frozen=True)
 class Task:
     """A shared task: gold, official setting, acceptance, ranking, test and layout."""
 
@@ -86,6 +109,10 @@ class Task:
     ranking: tuple[RankKey, ...] = (RankKey("conll"),)      # primary first, then tie-breakers
     significance: Significance = Significance()
     submissions: Layout = Layout()
+    datasets: tuple[Dataset, ...] = ()       # several: one macro-averaged leaderboard
+    missing: str = "zero"                    # a dataset without a submission file
+    variants: tuple[Variant, ...] = ()
+    strata: str | None = None
 
     @property
     def primary(self) -> RankKey:
@@ -102,6 +129,10 @@ class Task:
                         "tie_breakers": [k.label for k in self.ranking[1:]]},
             "significance": asdict(self.significance),
             "submissions": asdict(self.submissions),
+            **({"datasets": [asdict(d) for d in self.datasets], "missing": self.missing,
+                "variants": {v.name: {**v.overrides, "metric": v.metric or self.primary.label}
+                             for v in self.variants},
+                "strata": self.strata} if self.datasets else {}),
         }
 
 
@@ -178,12 +209,78 @@ def _build(data: dict[str, Any], folder: str, file: str | None) -> Task:
     significance = Significance(**data.get("significance", {}))
     if significance.test == "bootstrap" and significance.bootstrap < 1:
         raise UsageError("[significance]: test = \"bootstrap\" needs bootstrap >= 1 replicates")
-    gold = os.path.normpath(os.path.join(folder, data["gold"]))
+    if ("gold" in data) == ("datasets" in data):
+        raise UsageError(f"{file or 'task file'}: give either gold (one dataset) or datasets "
+                         "(several), not both or neither")
+    datasets = _datasets(data, folder) if "datasets" in data else ()
+    gold = os.path.normpath(os.path.join(folder, data["gold"])) if "gold" in data else \
+        os.path.commonpath([d.gold for d in datasets]) if datasets else folder
+    profile = scoring.get("profile")
     return Task(gold=gold, name=data.get("name", ""), file=file,
                 gold_format=data.get("gold_format"), scoring=scoring,
                 level=validation.get("level", 2), exclude=tuple(validation.get("exclude", ())),
                 show=validation.get("show", 5), ranking=tuple(keys),
-                significance=significance, submissions=Layout(**data.get("submissions", {})))
+                significance=significance, submissions=Layout(**data.get("submissions", {})),
+                datasets=datasets, missing=data.get("missing", "zero"),
+                variants=_variants(data, profile) if datasets else (),
+                strata=data.get("strata", _profile_value(profile, "strata")))
+
+
+def _profile_value(profile: str | None, key: str) -> Any:
+    if profile is None:
+        return None
+    from corefkit.scoring.profiles import profile_settings
+
+    return profile_settings(profile).get(key)
+
+
+def _variants(data: dict[str, Any], profile: str | None) -> tuple[Variant, ...]:
+    given = data.get("variants")
+    if given is None:
+        given = _profile_value(profile, "variants") or {}
+    found = []
+    for name, settings in given.items():
+        overrides = {k: v for k, v in settings.items() if k != "metric"}
+        metric = settings.get("metric")
+        if metric is not None:
+            metric = RankKey.parse(metric).label
+        found.append(Variant(name, overrides, metric))
+    return tuple(found)
+
+
+def _datasets(data: dict[str, Any], folder: str) -> tuple[Dataset, ...]:
+    """The datasets of a task: listed, or every file of a folder (named by dataset_name)."""
+    given = data["datasets"]
+    if isinstance(given, str):
+        root = os.path.normpath(os.path.join(folder, given))
+        if not os.path.isdir(root):
+            raise UsageError(f"datasets: {root} is not a folder")
+        entries = [e for e in sorted(os.listdir(root))
+                   if not e.startswith(".") and os.path.isfile(os.path.join(root, e))]
+        if not entries:
+            raise UsageError(f"datasets: the folder {root} holds no file")
+        found = [Dataset(dataset_name(e), os.path.join(root, e)) for e in entries]
+    else:
+        found = [Dataset(item.get("name") or dataset_name(item["gold"]),
+                         os.path.normpath(os.path.join(folder, item["gold"])), item.get("format"))
+                 for item in given]
+    names = [d.name for d in found]
+    for attribute, what in ((names, "name"), ([d.file_name for d in found], "gold file name")):
+        repeated = sorted({n for n in attribute if attribute.count(n) > 1})
+        if repeated:
+            raise UsageError(f"datasets: two datasets have the {what} {repeated[0]!r}; "
+                             "a submission's files are matched by it")
+    return tuple(found)
+
+
+def dataset_name(path: str) -> str:
+    """``cs_pdt-corefud-test.conllu`` -> ``cs_pdt-corefud``: the file name without its
+    extension and without a final ``-dev``/``-test``/``-train`` part."""
+    stem = os.path.basename(path.rstrip(os.sep)).split(".")[0]
+    for split in ("-dev", "-test", "-train"):
+        if stem.endswith(split) and len(stem) > len(split):
+            return stem[: -len(split)]
+    return stem
 
 
 # ============================================================================ the schema
