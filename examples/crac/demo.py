@@ -5,7 +5,7 @@ variants (partial, exact, with singletons, zero) and significance tests.
 
     python examples/crac/demo.py OUT [--documents N] [--shared PATH] [--run]
 
-writes ``OUT/task.toml`` (profile crac24), ``OUT/gold/<dataset>-corefud-test.conllu`` (the
+writes ``OUT/task.toml`` (profile crac26), ``OUT/gold/<dataset>-corefud-test.conllu`` (the
 first N documents of each dataset) and ``OUT/submissions/<team>/...``:
 
 * ``team-mild``, ``team-heavy``: the suites' mild and heavy responses (seeds 101, 102);
@@ -51,7 +51,8 @@ datasets = "gold"                # one file per dataset: <lang>_<corpus>-corefud
 missing = "zero"                 # CRAC: a dataset without a file counts 0 in the macro-average
 
 [scoring]
-profile = "crac24"               # CorefUD scorer 1.2: head match, no singletons, -z dependent
+profile = "crac26"               # CorefUD scorer 1.2: head match, no singletons, -z dependent;
+                                 # its strata = "entity-size,distance" add the long-range tables
 
 [validation]
 level = 2                        # UD level 2 with coreference, as CRAC organizers run it

@@ -16,7 +16,7 @@ from typing import Any
 
 from corefkit.errors import Repair
 from corefkit.evaluation.compare import csv_cell
-from corefkit.evaluation.task.datasets import DatasetEntry
+from corefkit.evaluation.task.datasets import DatasetEntry, strata_table
 from corefkit.evaluation.task.leaderboard import AdjacentTest, Rejection, _earlier_output
 from corefkit.evaluation.task.spec import Dataset, Task
 from corefkit.scoring.report import fraction_text
@@ -62,6 +62,8 @@ class DatasetLeaderboard:
             "entries": [_entry_json(e, self.task) for e in self.entries],
             "rejected": [r.to_json() for r in self.rejected],
             "warnings": [str(w) for w in self.warnings],
+            "strata": {d: {n: {b: float(v) for b, v in r.items()} for n, r in rows.items()}
+                       for d, rows in self.strata().items()},
         }
 
     # ------------------------------------------------------------------ table
@@ -81,6 +83,7 @@ class DatasetLeaderboard:
             tests = {e.name: e.per_dataset_tests.get(dataset.name) for e in self.entries}
             lines += ["", *self._table(f"dataset {dataset.name} ({documents} documents)", values,
                                        tests, ranked=False, dataset=dataset.name)]
+        lines += self._strata_lines()
         if self.rejected:
             lines += ["", f"rejected ({len(self.rejected)}, not scored):"]
             lines += [f"  {r.name}: {r.stage}: {r.reason}" for r in self.rejected]
@@ -113,6 +116,32 @@ class DatasetLeaderboard:
             lines.append(row.rstrip())
         if not self.entries:
             lines.append("(no submission could be scored)")
+        return lines
+
+    def strata(self) -> dict[str, dict[str, dict[str, Fraction]]]:
+        """dimension -> submission -> bucket -> CoNLL F1 averaged over the datasets
+        (:func:`~corefkit.evaluation.task.datasets.strata_table`); empty without strata."""
+        from corefkit.scoring.metrics.strata import dimensions
+
+        if not self.task.strata:
+            return {}
+        return {d: {e.name: strata_table(e, d) for e in self.entries}
+                for d in dimensions(self.task.strata)}
+
+    def _strata_lines(self) -> list[str]:
+        from corefkit.scoring.metrics.strata import TITLES, _sorted_labels
+
+        lines: list[str] = []
+        for dimension, rows in self.strata().items():
+            buckets = _sorted_labels(tuple(dict.fromkeys(b for r in rows.values() for b in r)))
+            width = max([len(n) for n in rows] + [10])
+            head = f"{'submission':<{width}}" + "".join(f" {b:>7}" for b in buckets)
+            lines += ["", f"long range: CoNLL F1 by {TITLES[dimension]}, averaged over the "
+                      "datasets with key mentions in the bucket", head, "-" * len(head)]
+            for name, values in rows.items():
+                lines.append(f"{name:<{width}}" + "".join(
+                    f" {100 * float(values[b]):>7.2f}" if b in values else f" {'-':>7}"
+                    for b in buckets))
         return lines
 
     # ------------------------------------------------------------------ CSV

@@ -137,8 +137,13 @@ def run_datasets(task: Task, submissions: str, engine: dict[str, Any],
 def prepare_dataset(dataset: Dataset, task: Task, engine: dict[str, Any]) -> PreparedDataset:
     """The one-dataset task of ``dataset``, its gold read and checked, and the rows of an
     empty response (the gold scored against itself with every numerator set to 0)."""
+    scoring = dict(task.scoring)
+    if task.strata:  # the long-range tables: the strata metric joins the scored metrics
+        base = scoring.get("metrics") or _profile_metrics(scoring.get("profile")) or "all"
+        if "strata" not in base.split(","):
+            scoring["metrics"] = f"{base},strata"
     single = replace(task, gold=dataset.gold, gold_format=dataset.format or task.gold_format,
-                     datasets=(), variants=())
+                     datasets=(), variants=(), scoring=scoring)
     if not os.path.exists(dataset.gold):
         raise UsageError(f"dataset {dataset.name}: the gold {dataset.gold} does not exist")
     prepared = prepare(single)
@@ -152,6 +157,33 @@ def prepare_dataset(dataset: Dataset, task: Task, engine: dict[str, Any]) -> Pre
         rows = _primary_rows(itself, task)
         rows = rows * (np.arange(rows.shape[1]) % 4 == 1)  # keep the key's recall denominators
     return PreparedDataset(dataset, single, prepared, rows)
+
+
+def _profile_metrics(profile: str | None) -> str | None:
+    if profile is None:
+        return None
+    from corefkit.scoring.profiles import profile_settings
+
+    metrics = profile_settings(profile).get("metrics")
+    return str(metrics) if metrics else None
+
+
+def strata_table(entry: DatasetEntry, dimension: str) -> dict[str, Fraction]:
+    """CoNLL F1 per bucket of ``dimension``, averaged over the datasets whose gold has key
+    mentions in the bucket (a missing dataset counts 0 there)."""
+    sums: dict[str, Fraction] = {}
+    counted: dict[str, int] = {}
+    for result in entry.results.values():
+        report = result.entry.report if result.entry is not None else None
+        if report is None or "strata" not in report.metrics:
+            continue
+        strata = report.metrics["strata"].counts
+        for bucket in strata.buckets(dimension):
+            if strata.counts(dimension, bucket, "bcub").recall_den:
+                sums[bucket] = sums.get(bucket, Fraction(0)) + strata.conll(dimension, bucket)
+                counted[bucket] = counted.get(bucket, 0) + 1
+    missing = len(entry.missing)
+    return {b: sums[b] / (counted[b] + missing) for b in sums}
 
 
 def locate(submission: Submission, dataset: Dataset) -> list[str]:

@@ -216,6 +216,11 @@ def _build(data: dict[str, Any], folder: str, file: str | None) -> Task:
     gold = os.path.normpath(os.path.join(folder, data["gold"])) if "gold" in data else \
         os.path.commonpath([d.gold for d in datasets]) if datasets else folder
     profile = scoring.get("profile")
+    strata = data.get("strata", _profile_value(profile, "strata"))
+    if strata is not None:
+        from corefkit.scoring.metrics.strata import dimensions
+
+        dimensions(strata)  # an unknown stratum: a usage error now
     return Task(gold=gold, name=data.get("name", ""), file=file,
                 gold_format=data.get("gold_format"), scoring=scoring,
                 level=validation.get("level", 2), exclude=tuple(validation.get("exclude", ())),
@@ -223,7 +228,7 @@ def _build(data: dict[str, Any], folder: str, file: str | None) -> Task:
                 significance=significance, submissions=Layout(**data.get("submissions", {})),
                 datasets=datasets, missing=data.get("missing", "zero"),
                 variants=_variants(data, profile) if datasets else (),
-                strata=data.get("strata", _profile_value(profile, "strata")))
+                strata=strata if datasets else None)
 
 
 def _profile_value(profile: str | None, key: str) -> Any:
