@@ -198,9 +198,9 @@ def test_two_files_for_a_dataset_and_a_registered_check(demo, tmp_path):
 def test_task_files_with_datasets(tmp_path):
     assert dataset_name("cs_pdt-corefud-test.conllu") == "cs_pdt-corefud"
     assert dataset_name("/x/en_gum-corefud-dev.conllu") == "en_gum-corefud"
-    with pytest.raises(UsageError, match="either gold"):
+    with pytest.raises(UsageError, match="'gold' is required"):
         load_task({"name": "x"})
-    with pytest.raises(UsageError, match="either gold"):
+    with pytest.raises(UsageError, match="give only one of 'gold', 'datasets'"):
         load_task({"gold": "a", "datasets": [{"gold": "b"}]})
     with pytest.raises(UsageError, match="two datasets have the name"):
         load_task({"datasets": [{"gold": "a/x-test.conllu"}, {"gold": "b/x-dev.conllu"}]})

@@ -209,9 +209,6 @@ def _build(data: dict[str, Any], folder: str, file: str | None) -> Task:
     significance = Significance(**data.get("significance", {}))
     if significance.test == "bootstrap" and significance.bootstrap < 1:
         raise UsageError("[significance]: test = \"bootstrap\" needs bootstrap >= 1 replicates")
-    if ("gold" in data) == ("datasets" in data):
-        raise UsageError(f"{file or 'task file'}: give either gold (one dataset) or datasets "
-                         "(several), not both or neither")
     datasets = _datasets(data, folder) if "datasets" in data else ()
     gold = os.path.normpath(os.path.join(folder, data["gold"])) if "gold" in data else \
         os.path.commonpath([d.gold for d in datasets]) if datasets else folder
@@ -305,7 +302,7 @@ _TYPES: dict[str, Callable[[Any], bool]] = {
 _ANNOTATIONS = {"$schema", "$id", "title", "description", "$comment", "default"}
 _KEYWORDS = {"type", "enum", "properties", "required", "additionalProperties", "items",
              "minItems", "minLength", "minimum", "maximum", "exclusiveMinimum",
-             "exclusiveMaximum"} | _ANNOTATIONS
+             "exclusiveMaximum", "oneOf"} | _ANNOTATIONS
 
 
 def check_schema(value: Any, schema: Mapping[str, Any], where: str, path: str = "") -> None:
@@ -337,6 +334,26 @@ def check_schema(value: Any, schema: Mapping[str, Any], where: str, path: str = 
             check_schema(item, schema.get("items", {}), where, f"{path}[{n}]")
     if isinstance(value, dict):
         _check_object(value, schema, where, path, fail)
+    if "oneOf" in schema:
+        _check_one_of(value, schema["oneOf"], where, path, fail)
+
+
+def _check_one_of(value: Any, options: list[dict[str, Any]], where: str, path: str,
+                  fail: Callable[[str], None]) -> None:
+    """Exactly one of ``options`` fits (the task file: gold or datasets): none names the
+    first option's problem, several name what was given too much."""
+    errors = []
+    for option in options:
+        try:
+            check_schema(value, option, where, path)
+        except UsageError as exc:
+            errors.append(exc)
+    if len(errors) == len(options):
+        raise errors[0]
+    if len(errors) < len(options) - 1:
+        given = [o["required"][0] for o in options if "required" in o and o["required"][0]
+                 in (value if isinstance(value, dict) else {})]
+        fail(f"give only one of {', '.join(map(repr, given))}")
 
 
 def _check_bounds(value: float, schema: Mapping[str, Any], fail: Callable[[str], None]) -> None:
