@@ -1,5 +1,7 @@
 """``corefkit task TASK SUBMISSIONS/``: the click command over
-:func:`corefkit.evaluation.task.run_task`.
+:func:`corefkit.evaluation.task.run_task`; ``corefkit task bundle TASK --platform
+codabench|codalab -o competition.zip`` writes a competition bundle
+(:mod:`corefkit.evaluation.task.bundle`).
 
 Importing this module imports click alone; the task runner is imported when the command
 runs. The leaderboard goes to stdout (table, JSON or CSV); rejections and warnings to stderr
@@ -17,7 +19,52 @@ import click
 from corefkit.cli.options import ignore_option, warn
 
 
-@click.command(name="task")
+class TaskGroup(click.Group):
+    """``task TASK SUBMISSIONS`` runs the task; ``task bundle ...`` is a subcommand: the first
+    argument chooses (a task file named ``bundle`` is given as ``task run bundle ...``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(name="task", cls=TaskGroup)
+def task() -> None:
+    """Run a shared task (corefkit task TASK SUBMISSIONS/) or write its competition bundle
+    (corefkit task bundle TASK --platform codabench -o competition.zip)."""
+
+
+@task.command(name="bundle")
+@click.argument("task_file", metavar="TASK")
+@click.option("--platform", required=True, type=click.Choice(["codabench", "codalab"]),
+              help="The platform whose competition bundle to write.")
+@click.option("--output", "-o", required=True, metavar="ZIP",
+              help="The bundle to write (a new file).")
+@click.option("--title", default=None, help="The competition's title (default: the task's name).")
+@click.option("--vendor/--no-vendor", default=True, show_default=True,
+              help="Put corefkit's own source into the scoring program (its dependencies "
+                   "must be in the image either way).")
+@click.option("--docker-image", default="python:3.11", show_default=True, metavar="IMAGE",
+              help="The image the platform runs the scoring program in (with numpy, scipy, "
+                   "... of requirements.txt).")
+def bundle(task_file: str, platform: str, output: str, title: str | None, vendor: bool,
+           docker_image: str) -> None:
+    """Write the competition bundle of TASK (a task with datasets) for Codabench or CodaLab:
+    competition.yaml, the reference data (task.json, gold/), and a scoring program that calls
+    corefkit and writes scores.json (Codabench) or scores.txt (CodaLab).
+
+    \b
+      corefkit task bundle task.toml --platform codabench -o competition.zip
+    """
+    from corefkit.evaluation.task.bundle import write_bundle
+
+    names = write_bundle(task_file, platform, output, title=title, vendor=vendor,
+                         docker_image=docker_image)
+    click.echo(f"corefkit: wrote {output} ({len(names)} files, {platform})", err=True)
+
+
+@task.command(name="run")
 @click.argument("task_file", metavar="TASK")
 @click.argument("submissions", metavar="SUBMISSIONS")
 @click.option("--output", "-o", default=None, metavar="DIR",
@@ -35,7 +82,7 @@ from corefkit.cli.options import ignore_option, warn
               help="--engine dask: the scheduler of a running cluster.")
 @ignore_option
 @click.option("--quiet", "-q", is_flag=True, help="No rejections, warnings or progress on stderr.")
-def task(task_file: str, submissions: str, output: str | None, output_format: str,
+def run(task_file: str, submissions: str, output: str | None, output_format: str,
          seed: int | None, jobs: int | None, engine: str, scheduler: str | None,
          ignore: tuple[str, ...], quiet: bool) -> None:
     """Evaluate the submissions in SUBMISSIONS/ as the shared task TASK (a TOML or JSON
