@@ -7,7 +7,11 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
+import os
 import shutil
+import subprocess
+import sys
+import zipfile
 from fractions import Fraction
 from pathlib import Path
 
@@ -225,3 +229,88 @@ def test_long_range_tables(board):
     assert "long range: CoNLL F1 by entity size" in board.to_table()
     three = strata["entity-size"]["team-three"]
     assert all(0 <= v <= 1 for v in three.values())
+
+
+# ============================================================================ platform bundles
+def _platform_run(bundle: Path, platform: str, submission: Path, tmp_path: Path):
+    """Unpack the bundle and run its scoring program as the platform does: a clean folder with
+    the program, input/ref (the reference data) and input/res (the participant's files), then
+    ``python evaluate.py input output``."""
+    root = tmp_path / f"{platform}-{submission.name}"
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(root / "bundle")
+    run = root / "run"
+    (run / "input").mkdir(parents=True)
+    if platform == "codabench":
+        shutil.copytree(root / "bundle" / "scoring_program", run / "program")
+        shutil.copytree(root / "bundle" / "reference_data", run / "input" / "ref")
+    else:  # CodaLab: the program and the reference data are zips inside the bundle
+        for part, target in (("scoring_program", run / "program"),
+                             ("reference_data", run / "input" / "ref")):
+            with zipfile.ZipFile(root / "bundle" / f"{part}.zip") as archive:
+                archive.extractall(target)
+    shutil.copytree(submission, run / "input" / "res")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "program/evaluate.py", "input", "output"], cwd=run,
+                          capture_output=True, text=True, env=env, timeout=900)
+    return done, run / "output"
+
+
+
+@pytest.mark.parametrize("platform", ["codabench", "codalab"])
+def test_the_bundle_scores_as_the_leaderboard(platform, board, demo, tmp_path):
+    from corefkit.cli.main import main
+    from corefkit.evaluation.task.bundle import column_key, columns, percent
+
+    bundle = tmp_path / f"{platform}.zip"
+    assert main(["task", "bundle", str(demo / "task.toml"), "--platform", platform,
+                 "-o", str(bundle)]) == 0
+    yaml = pytest.importorskip("yaml")
+    with zipfile.ZipFile(bundle) as archive:
+        competition = yaml.safe_load(archive.read("competition.yaml"))
+        names = archive.namelist()
+    keys = [k for k, _ in columns(board.task)]
+    if platform == "codabench":
+        assert competition["version"] == 2 and competition["docker_image"]
+        assert [c["key"] for c in competition["leaderboards"][0]["columns"]] == keys
+        assert "scoring_program/metadata.yaml" in names
+        assert "scoring_program/corefkit/__init__.py" in names  # vendored
+        assert "reference_data/gold/en_gum-corefud-test.conllu" in names
+    else:
+        assert list(competition["leaderboard"]["columns"]) == keys
+        assert {"scoring_program.zip", "reference_data.zip"} <= set(names)
+        assert competition["phases"][1]["scoring_program"] == "scoring_program.zip"
+    for team in ("team-mild", "team-three"):
+        done, output = _platform_run(bundle, platform, demo / "submissions" / team, tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert f"from {output.parent / 'program' / 'corefkit'}" in done.stdout  # the vendored one
+        if platform == "codabench":
+            scores = json.loads((output / "scores.json").read_text())
+        else:
+            scores = {}
+            for line in (output / "scores.txt").read_text().splitlines():
+                key, _, value = line.partition(": ")
+                scores[key] = float(value)
+        entry = board.entry(team)
+        expected = {column_key("conll"): percent(entry.values["conll"])}
+        expected.update({column_key(k): percent(v) for k, v in entry.variants.items()})
+        expected.update({column_key(f"conll_{d}"): percent(r.values["conll"])
+                         for d, r in entry.results.items()})
+        assert scores == expected
+        assert list(scores) == keys
+    done, output = _platform_run(bundle, platform, demo / "submissions" / "team-typo", tmp_path)
+    assert done.returncode == 1 and not output.exists()
+    assert "submission refused (pairing): dataset la_proiel-corefud:" in done.stderr
+    assert "'Haec' in the key but 'Haecx' in the response" in done.stderr
+
+
+def test_a_bundle_is_never_written_over_a_file(demo, tmp_path):
+    from corefkit.cli.main import main
+
+    target = tmp_path / "competition.zip"
+    target.write_text("mine")
+    assert main(["task", "bundle", str(demo / "task.toml"), "--platform", "codabench",
+                 "-o", str(target)]) == 2
+    assert target.read_text() == "mine"
+    assert main(["task", "bundle", str(demo / "task.toml"), "--platform", "kaggle",
+                 "-o", str(tmp_path / "x.zip")]) == 2
