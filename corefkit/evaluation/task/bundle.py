@@ -121,7 +121,7 @@ def _reference(task: Task, folder: str) -> None:
             shutil.copyfile(d.gold, inside)
         datasets.append({"name": d.name, "gold": f"gold/{d.file_name}",
                          **({"format": d.format} if d.format else {})})
-    data = {"name": task.name, "datasets": datasets, "missing": task.missing,
+    data: dict[str, Any] = {"name": task.name, "datasets": datasets, "missing": task.missing,
             "scoring": {k: list(v) if isinstance(v, tuple) else v
                         for k, v in task.scoring.items()},
             "validation": {"level": task.level, "exclude": list(task.exclude),
@@ -178,7 +178,6 @@ if __name__ == "__main__":
 
 
 def _program(folder: str, platform: str, vendor: bool) -> None:
-    import corefkit
     from corefkit._version import __version__
 
     os.makedirs(folder)
@@ -195,7 +194,9 @@ def _program(folder: str, platform: str, vendor: bool) -> None:
     with open(os.path.join(folder, "requirements.txt"), "w", encoding="utf-8") as out:
         out.write(f"corefkit=={__version__}\n" + "".join(f"{r}\n" for r in _requirements()))
     if vendor:
-        source = os.path.dirname(os.path.abspath(corefkit.__file__))
+        # the corefkit package this module belongs to (corefkit/evaluation/task/bundle.py)
+        source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))))
         shutil.copytree(source, os.path.join(folder, "corefkit"), symlinks=False,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 

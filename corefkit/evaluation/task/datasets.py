@@ -36,13 +36,13 @@ from typing import Any
 
 import numpy as np
 
-from corefkit.errors import CorefkitError, Repair, UsageError
+from corefkit.errors import CorefkitError, UsageError
 from corefkit.evaluation.task.leaderboard import AdjacentTest, Entry, Rejection
-from corefkit.evaluation.task.runner import (
+from corefkit.evaluation.task.submission import (
     Prepared,
     Submission,
     check_submission,
-    discover,
+    document_rows,
     prepare,
     score_submission,
 )
@@ -101,39 +101,7 @@ class PreparedDataset:
     empty_rows: np.ndarray        # the primary statistic of an empty response, per document
 
 
-# ============================================================================ running
-def run_datasets(task: Task, submissions: str, engine: dict[str, Any],
-                 progress: Progress | None = None) -> Any:
-    """The leaderboard of a multi-dataset task (:class:`DatasetLeaderboard`)."""
-    from corefkit._version import __version__
-    from corefkit.evaluation.task.board import DatasetLeaderboard
-
-    if task.submissions.layout != "folder":
-        raise UsageError("[submissions] layout: a task with several datasets needs one folder "
-                         "per submission (layout = \"folder\")")
-    prepared = [prepare_dataset(d, task, engine) for d in task.datasets]
-    found, notes = discover(submissions, task)
-    entries: list[DatasetEntry] = []
-    rejected: list[Rejection] = []
-    for submission in found:
-        if progress is not None:
-            progress(submission.name, "checking")
-        result = evaluate_submission(submission, task, prepared, engine)
-        (rejected if isinstance(result, Rejection) else entries).append(result)
-    rank_entries(entries)
-    compare_neighbours(entries, task)
-    options = {}
-    for entry in entries:
-        scored = next((r.entry for r in entry.results.values() if r.entry is not None), None)
-        if scored is not None:
-            options = dict(scored.report.options)
-            break
-    return DatasetLeaderboard(task, submissions, [(p.dataset, p.prepared.documents)
-                                                  for p in prepared],
-                              list(prepared[0].prepared.metrics), entries, rejected, options,
-                              notes, __version__)
-
-
+# ============================================================================ one dataset
 def prepare_dataset(dataset: Dataset, task: Task, engine: dict[str, Any]) -> PreparedDataset:
     """The one-dataset task of ``dataset``, its gold read and checked, and the rows of an
     empty response (the gold scored against itself with every numerator set to 0)."""
@@ -287,8 +255,6 @@ def _variants(submission: Submission, p: PreparedDataset, task: Task, entry: Ent
 
 
 def _primary_rows(entry: Entry, task: Task) -> np.ndarray:
-    from corefkit.evaluation.task.runner import document_rows
-
     rows = document_rows(entry, task)
     return np.stack([rows[d] for d in sorted(rows)]) if rows else np.zeros((0, 4))
 
@@ -419,5 +385,4 @@ def _stable(text: str) -> int:
     return zlib.crc32(text.encode("utf-8"))
 
 
-__all__ = ["DatasetEntry", "DatasetResult", "Repair", "register_submission_check",
-           "run_datasets"]
+__all__ = ["DatasetEntry", "DatasetResult", "register_submission_check"]

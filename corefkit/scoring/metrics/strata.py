@@ -274,9 +274,9 @@ def labeler(options: dict[str, Any]) -> Labeler:
             current[0], current[1] = doc, words
         start = mention.start if mention.tokens else 0
         words = current[1]
-        token = doc.tokens[start] if doc.tokens else None
-        return Position(token.sentence if token is not None else 0,
-                        words[start] if words else 0)
+        if not doc.tokens:
+            return Position(0, 0)
+        return Position(doc.tokens[start].sentence, words[start])
 
     return label
 
