@@ -153,7 +153,7 @@ def score(key: Source, response: Source, metrics: str | Sequence[str] | None = N
           discourse_deixis: bool = False,
           lea_split_importance: Fraction | float | str | None = None, explain: bool = False,
           lenient: bool = False, jobs: int | None = None, engine: str = "auto",
-          scheduler: str | None = None) -> ScoreReport:
+          scheduler: str | None = None, align: Any = None) -> ScoreReport:
     """Score a response against a key, as ``corefkit score`` does; the exact numbers.
 
     ``key`` and ``response`` are paths (file, folder, glob, ``"-"``), lists of paths, or
@@ -165,8 +165,9 @@ def score(key: Source, response: Source, metrics: str | Sequence[str] | None = N
     options; ``profile`` names a shared task's official setting (``conll12``, ``crac``,
     ``codi-crac22-ar``, ...). ``passes`` normalize both sides first. ``jobs`` and ``engine``
     (``serial``, ``processes``, ``dask`` with ``scheduler``) say where documents are scored;
-    every engine gives the same counts. See :func:`corefkit.scoring.api.score` for every
-    option.
+    every engine gives the same counts. ``align`` re-expresses each response on its key's
+    tokens first (responses with their own text: other tokenizations, LLM output; see
+    :mod:`corefkit.alignment`). See :func:`corefkit.scoring.api.score` for every option.
 
     Each metric of the :class:`~corefkit.scoring.report.ScoreReport` holds exact fractions:
 
@@ -190,7 +191,7 @@ def score(key: Source, response: Source, metrics: str | Sequence[str] | None = N
         semantics=semantics, remove_split_antecedents=remove_split_antecedents,
         only_split_antecedents=only_split_antecedents, discourse_deixis=discourse_deixis,
         lea_split_importance=lea_split_importance, explain=explain, lenient=lenient,
-        jobs=jobs, engine=engine, scheduler=scheduler)
+        jobs=jobs, engine=engine, scheduler=scheduler, align=align)
 
 
 def score_clusters(key: Clusters | Sequence[Clusters], response: Clusters | Sequence[Clusters],
@@ -227,7 +228,8 @@ def analyze(key: Source, response: Source, *, format: str | None = None,
             read_options: dict[str, Any] | None = None,
             key_read_options: dict[str, Any] | None = None,
             response_read_options: dict[str, Any] | None = None, lenient: bool = False,
-            type_table: TypeTableChoice = None, anchors: str = "agreed") -> AnalysisReport:
+            type_table: TypeTableChoice = None, anchors: str = "agreed",
+            align: Any = None) -> AnalysisReport:
     """Categorise a response's errors against a key (Kummerfeld & Klein 2013), as
     ``corefkit analyze`` does: span errors, conflated and divided entities, extra and missing
     mentions and entities, each located in the documents, with what fixing each category
@@ -252,7 +254,7 @@ def analyze(key: Source, response: Source, *, format: str | None = None,
         remove_split_antecedents=remove_split_antecedents, discourse_deixis=discourse_deixis,
         passes=passes, read_options=read_options, key_read_options=key_read_options,
         response_read_options=response_read_options, lenient=lenient, type_table=type_table,
-        anchors=anchors)
+        anchors=anchors, align=align)
 
 
 def report(key: Source, *responses: Source, output: PathLike | None = None,
@@ -268,7 +270,7 @@ def report(key: Source, *responses: Source, output: PathLike | None = None,
            profile: str | None = None, match: str | None = None, zero_match: str | None = None,
            keep_zeros: bool | None = None, remove_singletons: bool | None = None,
            remove_split_antecedents: bool = False, discourse_deixis: bool = False,
-           passes: Sequence[str] = (), lenient: bool = False) -> Report:
+           passes: Sequence[str] = (), lenient: bool = False, align: Any = None) -> Report:
     """A self-contained HTML report, as ``corefkit report`` writes it: ``responses`` against
     ``key`` side by side (scores, paired significance tests, error categories, a document
     browser), or the corpus ``key`` alone (statistics, a chain browser); written to
@@ -300,4 +302,4 @@ def report(key: Source, *responses: Source, output: PathLike | None = None,
         semantics=semantics, profile=profile, match=match, zero_match=zero_match,
         keep_zeros=keep_zeros, remove_singletons=remove_singletons,
         remove_split_antecedents=remove_split_antecedents, discourse_deixis=discourse_deixis,
-        passes=passes, lenient=lenient)
+        passes=passes, lenient=lenient, align=align)

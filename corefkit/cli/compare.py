@@ -12,6 +12,8 @@ from typing import Any
 import click
 
 from corefkit.cli.options import (
+    align_options,
+    align_value,
     format_options,
     given,
     ignore_option,
@@ -70,6 +72,7 @@ from corefkit.errors import UsageError
               help="CorefUD mention matching, as for corefkit score.")
 @click.option("--profile", default=None, metavar="NAME",
               help="Named scoring settings, as for corefkit score.")
+@align_options
 @format_options("read")
 @lenient_option
 @ignore_option
@@ -108,8 +111,11 @@ def compare(keys: tuple[str, ...], responses: tuple[str, ...], labels: tuple[str
         return name.split(".")[0] or name
 
     names = labels or tuple(f"{stem(r)}@{stem(k)}" for k, r in zip(keys, responses))
+    align = align_value(format_params)
     options: dict[str, object] = {"passes": passes, "lenient": lenient,
                                   "read_options": given(format_params)}
+    if align is not None:
+        options["align"] = align
     for name, value in (("format", input_format), ("remove_singletons", remove_singletons),
                         ("match", match), ("profile", profile)):
         if value is not None:

@@ -13,10 +13,11 @@ part of it), 1 for a gold that does not pass validation, 2 for a bad task file.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
-from corefkit.cli.options import ignore_option, warn
+from corefkit.cli.options import align_options, align_value, ignore_option, warn
 
 
 class TaskGroup(click.Group):
@@ -80,11 +81,12 @@ def bundle(task_file: str, platform: str, output: str, title: str | None, vendor
               default="auto", show_default=True, help="Where documents are scored.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="--engine dask: the scheduler of a running cluster.")
+@align_options
 @ignore_option
 @click.option("--quiet", "-q", is_flag=True, help="No rejections, warnings or progress on stderr.")
 def run(task_file: str, submissions: str, output: str | None, output_format: str,
-         seed: int | None, jobs: int | None, engine: str, scheduler: str | None,
-         ignore: tuple[str, ...], quiet: bool) -> None:
+        seed: int | None, jobs: int | None, engine: str, scheduler: str | None,
+        ignore: tuple[str, ...], quiet: bool, **align_params: Any) -> None:
     """Evaluate the submissions in SUBMISSIONS/ as the shared task TASK (a TOML or JSON
     task file) prescribes, and print the leaderboard.
 
@@ -103,7 +105,8 @@ def run(task_file: str, submissions: str, output: str | None, output_format: str
             click.echo(f"corefkit: {stage} {name}", err=True)
 
     board = run_task(task_file, submissions, output=output, jobs=jobs, engine=engine,
-                     scheduler=scheduler, seed=seed, progress=progress)
+                     scheduler=scheduler, seed=seed, progress=progress,
+                     align=align_value(align_params))
     warn(board.warnings, quiet, ignore)
     if not quiet:
         for rejected in board.rejected:

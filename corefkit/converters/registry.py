@@ -49,7 +49,7 @@ SNIFF_BYTES = 64 * 1024
 
 # the format packages under corefkit/converters, each with a spec.py
 FORMAT_PACKAGES = ("conll2012", "lcc", "corefud", "ua_exploded", "mmax2", "brat", "gap",
-                   "jsonlines", "webanno_tsv", "uima_cas")
+                   "jsonlines", "webanno_tsv", "uima_cas", "text2text")
 
 FORMATS: dict[str, FormatSpec] = {}
 ALIASES: dict[str, str] = {}
@@ -62,7 +62,9 @@ def register(spec: FormatSpec) -> None:
 
 
 for _package in FORMAT_PACKAGES:
-    register(importlib.import_module(f"corefkit.converters.{_package}.spec").SPEC)
+    _module = importlib.import_module(f"corefkit.converters.{_package}.spec")
+    for _spec in getattr(_module, "SPECS", (_module.SPEC,)):  # a package may hold variants
+        register(_spec)
 
 
 def get(name: str) -> FormatSpec:
@@ -109,9 +111,12 @@ def plugin_for(format: str | None) -> FormatPlugin:
 
 
 # ---------------------------------------------------------------------------- detection
-def _matches_patterns(spec: FormatSpec, path: str) -> bool:
+def _matches_patterns(spec: FormatSpec, path: str, named: bool = False) -> bool:
+    """Whether a file name is one of the format's (``named``: the user named the format, so
+    its ``named_patterns`` count too)."""
     base = os.path.basename(path).lower()
-    return any(fnmatch.fnmatch(base, p.lower()) for p in spec.patterns)
+    patterns = (*spec.patterns, *spec.named_patterns) if named else spec.patterns
+    return any(fnmatch.fnmatch(base, p.lower()) for p in patterns)
 
 
 def sniff_text(head: str) -> str | None:
@@ -160,7 +165,7 @@ def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> lis
             if name.startswith(".") or not os.path.isfile(full) or full in projects:
                 continue
             if wanted is not None:
-                if not wanted.reads_paths and _matches_patterns(wanted, full):
+                if not wanted.reads_paths and _matches_patterns(wanted, full, named=True):
                     found.append((full, wanted.name))
                 continue
             try:

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corefkit.analysis.mention_types import PRONOUN, ZERO, MentionTyper
+from corefkit.alignment.report import alignment_notes
 from corefkit.diagnosis import categories as E
 from corefkit.diagnosis.report import (
     AnalysisError,
@@ -250,9 +251,14 @@ def analyze_pair(scorer: DocumentScorer, config: ScoreConfig, key_doc: Document,
                  response_doc: Document | None, categories: Sequence[str],
                  table: Any = None, anchors: str = "agreed") -> PairResult:
     """Align one pair as ``score`` does, categorise its errors and score every scenario."""
+    realigned = []
+    if response_doc is not None and config.align is not None:
+        found_alignment = scorer.align(key_doc, response_doc)
+        response_doc = found_alignment.document
+        realigned = alignment_notes([found_alignment.report])
     key_red = scorer.reduce(key_doc)
     response_red = scorer.reduce(response_doc) if response_doc is not None else None
-    if response_red is not None:
+    if response_red is not None and config.align is None:
         same_words(key_red, response_red)
     found = scorer.semantics.align(key_red.doc, response_red.doc if response_red else None)
     aligned = found.aligned
@@ -284,7 +290,8 @@ def analyze_pair(scorer: DocumentScorer, config: ScoreConfig, key_doc: Document,
     for e in errors:
         counts[e.category] = counts.get(e.category, 0) + 1
     document = DocumentAnalysis(key_doc.name, key_doc.file, counts, scenarios[()])
-    notes = [*key_red.repairs, *(response_red.repairs if response_red else []), *aligned.notes]
+    notes = [*key_red.repairs, *(response_red.repairs if response_red else []), *aligned.notes,
+             *realigned]
     return PairResult(document, errors, scenarios, notes)
 
 
@@ -340,6 +347,30 @@ def _mention(d: Described) -> ErrorMention:
                         doc.file, d.type)
 
 
+def pair_by_text(keys: list[Document], responses: list[Document]
+                 ) -> tuple[list[tuple[Document, Document | None]], list[Repair]]:
+    """Pairs by content (``score`` pairs documents without names so), pieces joined."""
+    from corefkit.alignment import join, pair_by_content
+
+    def words(doc: Document) -> list[str]:
+        return [t.form for t in doc.tokens if not t.is_empty]
+
+    found = pair_by_content([words(d) for d in keys], [words(d) for d in responses])
+    pairs: list[tuple[Document, Document | None]] = []
+    notes: list[Repair] = []
+    for doc, pieces in zip(keys, found.pieces):
+        pairs.append((doc, join([responses[i] for i in pieces]) if pieces else None))
+        if not pieces:
+            notes.append(Repair("score.missing-document", f"document {doc.name} is missing "
+                                "from the response; all its mentions count as missed",
+                                document=doc.name, action="scored"))
+    for i in found.extra:
+        notes.append(Repair("score.extra-document", f"document {responses[i].name} is only in "
+                            "the response; ignored", document=responses[i].name,
+                            action="scored"))
+    return pairs, notes
+
+
 def pair_documents(keys: list[Document], responses: list[Document], strict: bool
                    ) -> tuple[list[tuple[Document, Document | None]], list[Repair]]:
     """The n-th key document called X with the n-th response document called X (as
@@ -392,22 +423,25 @@ def analysis_config(key: Any, response: Any, *, format: str | None,
                     key_format: str | None, response_format: str | None,
                     read_options: dict[str, Any] | None,
                     key_read_options: dict[str, Any] | None,
-                    response_read_options: dict[str, Any] | None,
+                    response_read_options: dict[str, Any] | None, align: Any = None,
                     **settings: Any) -> tuple[ScoreConfig, Any, Any]:
     """The run's configuration, as :func:`corefkit.score` resolves it (format detection,
-    semantics, reader options routed to each side), and the sources to read."""
+    semantics, reader options routed to each side, alignment), and the sources to read."""
     from corefkit.converters.registry import route_read_options
-    from corefkit.scoring.api import _key_format
+    from corefkit.scoring.api import _key_format, alignment_settings
 
     key_format_name, key = _key_format(key, key_format or format)
     response_format_name, response = _key_format(response, response_format or format)
+    policy, by_content, settings["lenient"] = alignment_settings(
+        align, settings.get("profile"), response_format_name, settings.get("lenient", False))
     key_shared, response_shared = route_read_options(
         read_options or {}, [(key, key_format or format), (response, response_format or format)])
     config = ScoreConfig.build(
         detected_format=key_format_name, metrics="muc,bcub,ceafe,conll", format=format,
         key_format=key_format, response_format=response_format, engine="serial",
         compare_words=None not in (key_format_name, response_format_name)
-        and key_format_name != response_format_name,
+        and key_format_name != response_format_name and policy is None,
+        align=policy, pair_by_content=by_content,
         key_read_options={**key_shared, **(key_read_options or {})},
         response_read_options={**response_shared, **(response_read_options or {})},
         **settings)
@@ -423,7 +457,8 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
             read_options: dict[str, Any] | None = None,
             key_read_options: dict[str, Any] | None = None,
             response_read_options: dict[str, Any] | None = None, lenient: bool = False,
-            type_table: Any = None, anchors: str = "agreed") -> AnalysisReport:
+            type_table: Any = None, anchors: str = "agreed", align: Any = None
+            ) -> AnalysisReport:
     """Categorise the errors of ``response`` against ``key`` (Kummerfeld & Klein 2013).
 
     ``key`` and ``response`` are what :func:`corefkit.score` takes (paths or documents), read
@@ -433,7 +468,9 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
     entity the others are split from and merged into
     (:func:`corefkit.diagnosis.categories.transform`:
     ``agreed``, or ``analyser`` for the Berkeley analyser's rule). Returns an
-    :class:`~corefkit.diagnosis.report.AnalysisReport`.
+    :class:`~corefkit.diagnosis.report.AnalysisReport`. ``align`` as for
+    :func:`corefkit.score`: responses re-expressed on the key's tokens first (the alignment
+    of each document is reported among the warnings).
     """
     from corefkit._version import __version__
     from corefkit.errors import UsageError
@@ -448,7 +485,7 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
         zero_match=zero_match, keep_zeros=keep_zeros,
         remove_split_antecedents=remove_split_antecedents, discourse_deixis=discourse_deixis,
         passes=tuple(passes), read_options=read_options, key_read_options=key_read_options,
-        response_read_options=response_read_options, lenient=lenient)
+        response_read_options=response_read_options, lenient=lenient, align=align)
     scorer = DocumentScorer(config)
     categories = list(E.MENTION_CATEGORIES)
     if config.semantics == "ua" and getattr(scorer.semantics, "keep_splits", False):
@@ -457,8 +494,12 @@ def analyze(key: Any, response: Any, *, format: str | None = None,
     if not key_docs:
         raise FormatError(f"the key {source_name(key)} holds no document",
                           check="file.no-documents")
-    pairs, notes = pair_documents(key_docs, read_side(response, "response", config),
-                                  config.semantics != "reference")
+    response_docs = read_side(response, "response", config)
+    if config.pair_by_content:
+        pairs, notes = pair_by_text(key_docs, response_docs)
+    else:
+        pairs, notes = pair_documents(key_docs, response_docs,
+                                      config.semantics != "reference" and config.align is None)
     scenarios: dict[tuple[str, ...], dict[str, Counts]] = {}
     documents, found, warnings = [], [], [*scorer.semantics.warnings(), *notes]
     for key_doc, response_doc in pairs:

@@ -35,7 +35,7 @@ from corefkit.scoring.report import ScoreReport
 # options that ``score`` and ``analyze`` both take, passed to both
 SHARED_OPTIONS = ("semantics", "profile", "match", "zero_match", "keep_zeros",
                   "remove_singletons", "remove_split_antecedents", "discourse_deixis",
-                  "passes", "lenient")
+                  "passes", "lenient", "align")
 
 
 @dataclass

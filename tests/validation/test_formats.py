@@ -1,5 +1,5 @@
-"""CorefUD, CoNLL-UA, LCC, MMAX2, brat, GAP, WebAnno TSV and UIMA CAS: every check id has a
-fixture that triggers it alone.
+"""CorefUD, CoNLL-UA, LCC, MMAX2, brat, GAP, WebAnno TSV, UIMA CAS and text2text: every check id
+has a fixture that triggers it alone.
 
 Fixtures are named after their check (``corefud/bad-columns.conllu`` triggers
 ``corefud.bad-columns``); ``valid*`` fixtures trigger nothing. They are written by the
@@ -22,7 +22,9 @@ FOLDERS = {"corefud": ("corefud", ".conllu"), "ua": ("ua", ".conllua"),
            "lcc": ("lcc", ".nkas.json"), "mmax2": ("mmax2", ""),
            "jsonlines": ("jsonlines", ".jsonl"), "brat": ("brat", ".ann"),
            "gap": ("gap", ".tsv"), "webanno-tsv": ("webanno-tsv", ".tsv"),
-           "uima-cas": ("cas", "")}
+           "uima-cas": ("cas", ""),
+           "text2text": ("text2text", ".t2t"),
+           "text2text-json": ("text2text-json", ".t2t.json")}
 # fixture -> check, where the name alone does not say it
 SPECIAL = {"lcc/zero-no-empty-node.nkas.json": "zero.no-empty-node",
            "mmax2/crossing": "mention.crossing-same-entity"}

@@ -12,7 +12,8 @@ from tests.conftest import ROOT
 
 PREFIX = {"conll2012": "conll", "corefud": "corefud", "lcc": "lcc", "mmax2": "mmax2",
           "ua-exploded": "ua", "jsonlines": "jsonlines", "brat": "brat", "gap": "gap",
-          "webanno-tsv": "webanno-tsv", "uima-cas": "cas"}
+          "webanno-tsv": "webanno-tsv", "uima-cas": "cas",
+          "text2text": "text2text", "text2text-json": "text2text-json"}
 # the checks of the annotation-tool layers' shared builder (tool_layers/build.py), which each
 # reader reports under its own prefix
 TOOL_LAYER_CHECKS = ("span-outside-tokens", "self-relation", "relation-within-entity")
@@ -30,7 +31,7 @@ DYNAMIC = {
 def reader_ids(fmt: str) -> set[str]:
     """Literal check ids in the reading modules of a format package (all but the writer, the
     spec and the checks)."""
-    package = ROOT / "corefkit" / "converters" / get(fmt).package.rsplit(".", 1)[1]
+    package = ROOT.joinpath(*get(fmt).package.split("."))
     found: set[str] = set()
     for module in sorted(package.glob("*.py")):
         if module.name in ("writer.py", "spec.py", "checks.py", "__init__.py"):

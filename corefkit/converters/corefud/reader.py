@@ -294,7 +294,18 @@ class _DocumentBuilder(CoreferenceReader):
                         "empty node id (3.1); read as a word without an id", column=1)
             return
         word, node = int(found.group(1)), int(found.group(2))
-        if word != self.next_word - 1 or node != self.next_empty:
+        if word == self.next_word - 1 and node > self.next_empty:
+            # a gap (2.2 without 2.1, as udapi writes a removed node's later siblings): the UD
+            # validator refuses it; the CorefUD scorer reads the node as numbered
+            expected = f"{word}.{self.next_empty}"
+            self.repair("corefud.misplaced-empty-node", number,
+                        f"empty node {tid} where {expected} comes next: the empty nodes after "
+                        f"word {word} are numbered {word}.1, {word}.2, ... without a gap (UD "
+                        f"validator test misplaced-empty-node); renumber it {expected}, with the "
+                        "DEPS that name it", "read as numbered, as the CorefUD scorer reads it",
+                        column=1)
+            self.next_empty = node
+        elif word != self.next_word - 1 or node != self.next_empty:
             self.repair("corefud.misplaced-empty-node", number,
                         f"empty node {tid} where {self.next_word - 1}.{self.next_empty} comes "
                         "next (empty nodes follow their word and are numbered 1, 2, ...); read "

@@ -67,6 +67,7 @@ def run_task(
     scheduler: str | None = None,
     seed: int | None = None,
     progress: Progress | None = None,
+    align: Any = None,
 ) -> Leaderboard | DatasetLeaderboard:
     """Run the shared task ``task`` (a task file, a mapping of its content or a
     :class:`Task`) on the submissions in the folder ``submissions``; the leaderboard.
@@ -79,7 +80,8 @@ def run_task(
     ``engine``, ``scheduler``: where documents are scored, as for :func:`corefkit.score`. ``seed``
     replaces the task's. ``progress(name, stage)`` is called as each submission is checked
     and scored. Problems of the task file or the gold are errors; problems of a submission
-    reject that submission only.
+    reject that submission only. ``align`` (as for :func:`corefkit.score`) replaces the task
+    file's ``[scoring] align``.
     """
     from corefkit._version import __version__
 
@@ -88,6 +90,8 @@ def run_task(
         if seed < 0:
             raise UsageError("--seed must not be negative")
         spec = replace(spec, significance=replace(spec.significance, seed=seed))
+    if align is not None:
+        spec = replace(spec, scoring={**spec.scoring, "align": align})
     if output is not None:
         check_output(output)
     if spec.datasets:  # many datasets: one macro-averaged leaderboard

@@ -27,7 +27,7 @@ LAYOUTS = ("folder", "file")
 # the [scoring] keys passed to corefkit.score as they are
 SCORE_OPTIONS = ("profile", "semantics", "metrics", "match", "zero_match", "keep_zeros",
                  "remove_singletons", "passes", "remove_split_antecedents", "discourse_deixis",
-                 "lea_split_importance", "read_options")
+                 "lea_split_importance", "read_options", "align")
 
 
 # ============================================================================ the task

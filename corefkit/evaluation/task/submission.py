@@ -21,6 +21,7 @@ from corefkit.evaluation.task.leaderboard import Entry, Rejection
 from corefkit.evaluation.task.spec import Task
 from corefkit.model import Document
 from corefkit.validation.engine import Run, iterate
+from corefkit.validation.pair import DOCUMENTS as PAIR_DOCUMENTS
 from corefkit.validation.pair import NO_PLUGIN
 from corefkit.validation.pair import _Side as DocumentSummary
 from corefkit.validation.pair import compare as pair_incidents
@@ -57,7 +58,8 @@ def prepare(task: Task) -> Prepared:
         expand_paths(task.gold)[0][1]
     wanted = task.submissions.format
     submission_format = None if wanted == "auto" else get(wanted or gold_format).name
-    options = {k: v for k, v in task.scoring.items() if k not in ("passes", "read_options")}
+    options = {k: v for k, v in task.scoring.items()
+               if k not in ("passes", "read_options", "align")}
     config = ScoreConfig.build(detected_format=gold_format, **options)
     names = list(config.metrics) + [k.metric for k in task.ranking]
     if task.primary.metric == "conll" and task.significance.test != "none":
@@ -127,8 +129,11 @@ def check_submission(submission: Submission, task: Task, prepared: Prepared
     if any(f.is_error for f in run.result):
         return _rejection(submission, "validation", list(run.result), task.show)
     pairing = Run(level=1)  # the pair checks always run: they are what makes scores comparable
+    incidents = pair_incidents(list(prepared.gold), summaries)
+    if task.scoring.get("align"):  # aligned to the gold's words: only the documents must pair
+        incidents = [i for i in incidents if i.check == PAIR_DOCUMENTS]
     found = [pairing.make_finding(incident, NO_PLUGIN, None, incident.file or "")
-             for incident in pair_incidents(list(prepared.gold), summaries)]
+             for incident in incidents]
     findings = [f for f in found if f is not None]
     if any(f.is_error for f in findings):
         return _rejection(submission, "pairing", findings, task.show)
