@@ -275,6 +275,10 @@ def test_the_bundle_scores_as_the_leaderboard(platform, board, demo, tmp_path):
         assert [c["key"] for c in competition["leaderboards"][0]["columns"]] == keys
         assert "scoring_program/metadata.yaml" in names
         assert "scoring_program/corefkit/__init__.py" in names  # vendored
+        # the package alone: not the project around it (tests, a virtualenv)
+        assert all(n.startswith("scoring_program/corefkit/") or n.count("/") == 1
+                   for n in names if n.startswith("scoring_program/")), \
+            [n for n in names if n.startswith("scoring_program/")][:5]
         assert "reference_data/gold/en_gum-corefud-test.conllu" in names
     else:
         assert list(competition["leaderboard"]["columns"]) == keys

@@ -194,9 +194,9 @@ def _program(folder: str, platform: str, vendor: bool) -> None:
     with open(os.path.join(folder, "requirements.txt"), "w", encoding="utf-8") as out:
         out.write(f"corefkit=={__version__}\n" + "".join(f"{r}\n" for r in _requirements()))
     if vendor:
-        # the corefkit package this module belongs to (corefkit/evaluation/task/bundle.py)
-        source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__)))))
+        import corefkit  # the package this module belongs to, wherever it is nested
+
+        source = os.path.dirname(os.path.abspath(corefkit.__file__))
         shutil.copytree(source, os.path.join(folder, "corefkit"), symlinks=False,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
