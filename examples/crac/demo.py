@@ -13,6 +13,15 @@ first N documents of each dataset) and ``OUT/submissions/<team>/...``:
 * ``team-three``: mild, without a file for Old Spanish (counted 0, flagged);
 * ``team-typo``: mild with one word form changed (refused at pairing, never scored).
 
+and the LLM track of the same task: ``OUT/task-llm.toml`` (``track = "llm"``) and
+``OUT/llm-submissions/<team>/<dataset>-test.txt``, the model answers in the track's text
+format (text2text, zeros as ``##`` words) made from the same responses:
+
+* ``llm-mild``, ``llm-heavy``: the mild and heavy responses as answers;
+* ``llm-rewritten``: mild, with the GUM answer's text changed as a model changes it (a word
+  dropped, one repeated, one respelt) — aligned to the gold's words and scored, where the
+  standard track refuses ``team-typo``'s single changed word.
+
 ``--run`` then runs ``corefkit task OUT/task.toml OUT/submissions -o OUT/board`` and prints
 the leaderboard. The test ``tests/docs/test_crac_guides.py`` runs it with a few documents.
 """
@@ -77,6 +86,28 @@ seed = 2024
 [submissions]
 layout = "folder"
 """
+LLM_TEAMS = {"llm-mild": "mild", "llm-heavy": "heavy", "llm-rewritten": "mild"}
+LLM_TASK = """# The LLM track of the CRAC-style demo task (written by examples/crac/demo.py)
+name = "CRAC demo, LLM track"
+datasets = "gold"
+track = "llm"                    # answers in text2text: read leniently, aligned to the gold
+
+[scoring]
+profile = "crac26"
+
+[validation]
+level = 2
+exclude = {exclude}
+
+[significance]
+permutations = {permutations}
+bootstrap = {bootstrap}
+seed = 2024
+"""
+EXCLUDE = ("corefud.unconnected-egraph", "corefud.edeps-only-sometimes",
+           "corefud.multiple-roots", "corefud.text-extra-chars", "corefud.missing-spaceafter",
+           "corefud.text-form-mismatch", "corefud.spaceafter-newdocpar",
+           "corefud.trailing-whitespace")
 
 
 def first_documents(path: Path, count: int) -> str:
@@ -109,6 +140,48 @@ def typo(text: str) -> str:
     return "\n".join(lines)
 
 
+def rewritten(answer: str) -> str:
+    """An answer whose text a model changed: in each line, the 6th word dropped, the 11th
+    repeated and a word from the 16th on respelt (tags stay on the words that remain)."""
+    lines = []
+    for line in answer.split("\n"):
+        words = line.split(" ")
+        if len(words) > 20:
+            at = next((i for i in range(15, len(words))
+                       if len(words[i].partition("|")[0]) > 3), None)
+            if at is not None:  # the first longer word from the 16th on, in capitals
+                word, bar, tags = words[at].partition("|")
+                words[at] = word.upper() + bar + tags
+            words.insert(11, words[10].partition("|")[0])
+            del words[5]
+        lines.append(" ".join(words))
+    return "\n".join(lines)
+
+
+def build_llm(out: Path, permutations: int, bootstrap: int) -> None:
+    """The LLM track: its task file and the answers, written by corefkit's text2text writer
+    from the standard track's mild and heavy submissions."""
+    import corefkit
+
+    exclude = "[" + ", ".join(f'"{e}"' for e in EXCLUDE) + "]"
+    (out / "task-llm.toml").write_text(LLM_TASK.format(exclude=exclude,
+                                                       permutations=permutations,
+                                                       bootstrap=bootstrap), encoding="utf-8")
+    for team, level in LLM_TEAMS.items():
+        folder = out / "llm-submissions" / team
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in DATASETS:
+            target = folder / f"{name}-test.txt"
+            if target.exists():
+                target.unlink()
+            corefkit.convert(out / "submissions" / f"team-{level}" / f"{name}-test.conllu",
+                             target, output_format="text2text",
+                             write_options={"text2text_zeros": True})
+            if team == "llm-rewritten" and name == "en_gum-corefud":
+                target.write_text(rewritten(target.read_text(encoding="utf-8")),
+                                  encoding="utf-8")
+
+
 def build(out: Path, shared: Path, documents: int, permutations: int, bootstrap: int) -> None:
     gold = out / "gold"
     gold.mkdir(parents=True, exist_ok=True)
@@ -125,6 +198,7 @@ def build(out: Path, shared: Path, documents: int, permutations: int, bootstrap:
             if team == "team-typo" and name == "la_proiel-corefud":
                 text = typo(text)
             (folder / f"{name}-test.conllu").write_text(text, encoding="utf-8")
+    build_llm(out, permutations, bootstrap)
 
 
 def main(argv: list[str] | None = None) -> int:

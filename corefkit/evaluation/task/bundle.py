@@ -131,7 +131,7 @@ def _reference(task: Task, folder: str) -> None:
             "significance": {"test": "none"},
             "variants": {v.name: {**v.overrides, **({"metric": v.metric} if v.metric else {})}
                          for v in task.variants},
-            "submissions": {"layout": "folder"}}
+            "submissions": {"layout": "folder"}, "track": task.track}
     if task.gold_format:
         data["gold_format"] = task.gold_format
     if task.submissions.format:
@@ -211,6 +211,17 @@ def _requirements() -> list[str]:
     return [r for r in required if "extra ==" not in r]
 
 
+def _checked(task: Task) -> str:
+    """What a submission's file must be, as the evaluation page says it."""
+    if task.track == "llm":
+        return (f"LLM track: each file is the model's answer in the {task.submissions.format} "
+                "format, named as the test file or the dataset with that format's extension "
+                "(en_gum-corefud-test.txt), one document per line; malformed tags are repaired (each reported) and the answer "
+                "is aligned to the gold's words before it is scored")
+    return (f"Each file must pass UD validation level {task.level} and hold the gold's "
+            "documents, sentence ids and words")
+
+
 def _pages(task: Task, root: str, platform: str) -> None:
     primary = task.primary.label
     datasets = "\n".join(f"* `{d.file_name}` ({d.name})" for d in task.datasets)
@@ -221,9 +232,8 @@ def _pages(task: Task, root: str, platform: str) -> None:
         "overview": f"# {task.name or 'Shared task'}\n\nScored by corefkit; ranked by the "
                     f"macro-average over {len(task.datasets)} datasets of {primary}.\n",
         "evaluation": (f"# Evaluation\n\nSubmit a zip with one file per dataset, named as "
-                       f"the dataset's test file:\n\n{datasets}\n\nEach file must pass UD "
-                       f"validation level {task.level} and hold the gold's documents, sentence "
-                       "ids and words; a dataset without a file counts "
+                       f"the dataset's test file:\n\n{datasets}\n\n{_checked(task)}; "
+                       "a dataset without a file counts "
                        f"{'0' if task.missing == 'zero' else 'as a refusal'}.\nSetting: "
                        f"{json.dumps(task.scoring, default=list)}.\nExtra columns:\n\n"
                        f"{variants}\n"),

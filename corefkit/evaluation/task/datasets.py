@@ -44,13 +44,14 @@ from corefkit.evaluation.task.submission import (
     check_submission,
     document_rows,
     prepare,
+    score_options,
     score_submission,
 )
 from corefkit.evaluation.task.spec import Dataset, Task, Variant
 
 Progress = Callable[[str, str], None]
 # (submission file, dataset, task) -> why it is refused, or None: checks a platform adds (the
-# LLM track's text format, once text alignment lands) run before validation
+# LLM track has its own path: track = "llm") run before validation
 SubmissionCheck = Callable[[str, Dataset, Task], str | None]
 SUBMISSION_CHECKS: dict[str, SubmissionCheck] = {}
 
@@ -117,7 +118,11 @@ def prepare_dataset(dataset: Dataset, task: Task, engine: dict[str, Any]) -> Pre
     prepared = prepare(single)
     rows = np.zeros((0, 0))
     if task.significance.test != "none":
-        itself = score_submission(Submission(dataset.name, dataset.gold), single, prepared, 0,
+        # the gold on its own words, in its own format (an LLM-track task's answers are text)
+        as_gold = replace(single, scoring={k: v for k, v in scoring.items() if k != "align"},
+                          track="standard")
+        itself = score_submission(Submission(dataset.name, dataset.gold), as_gold,
+                                  replace(prepared, submission_format=prepared.gold_format), 0,
                                   engine)
         if isinstance(itself, Rejection):
             raise CorefkitError(f"dataset {dataset.name}: the gold cannot be scored against "
@@ -154,17 +159,36 @@ def strata_table(entry: DatasetEntry, dimension: str) -> dict[str, Fraction]:
     return {b: sums[b] / (counted[b] + missing) for b in sums}
 
 
-def locate(submission: Submission, dataset: Dataset) -> list[str]:
-    """The entries of a submission folder that are its file for ``dataset``."""
+def locate(submission: Submission, dataset: Dataset, extensions: tuple[str, ...] = ()
+           ) -> list[str]:
+    """The entries of a submission folder that are its file for ``dataset``: named as the
+    gold file, or as the dataset; with ``extensions`` (a submission format other than the
+    gold's) also the gold file's or the dataset's name plus one of them."""
     names = [dataset.file_name]
     extension = os.path.splitext(dataset.file_name)[1] if os.path.isfile(dataset.gold) else ""
     names.append(dataset.name + extension)
+    for other in extensions:  # submissions in another format (the LLM track's text)
+        names += [os.path.splitext(dataset.file_name)[0] + other, dataset.name + other]
     found = []
     for name in dict.fromkeys(names):
         path = os.path.join(submission.path, name)
         if os.path.lexists(path):
             found.append(path)
     return found
+
+
+def _other_extensions(prepared: Prepared) -> tuple[str, ...]:
+    """The file extensions of the submission format when it is not the gold's (longest
+    first: ``.t2t.txt`` before ``.txt``)."""
+    wanted = prepared.submission_format
+    if wanted is None or wanted == prepared.gold_format:
+        return ()
+    from corefkit.converters.registry import get
+
+    fmt = get(wanted)
+    found = {pattern[1:] for pattern in (*fmt.patterns, *fmt.named_patterns)
+             if pattern.startswith("*.") and not any(c in pattern[1:] for c in "*?[")}
+    return tuple(sorted(found, key=lambda e: (-len(e), e)))
 
 
 def evaluate_submission(submission: Submission, task: Task, prepared: list[PreparedDataset],
@@ -174,7 +198,7 @@ def evaluate_submission(submission: Submission, task: Task, prepared: list[Prepa
     warnings: list[str] = []
     for p in prepared:
         dataset = p.dataset
-        candidates = locate(submission, dataset)
+        candidates = locate(submission, dataset, _other_extensions(p.prepared))
         if len(candidates) > 1:
             return _rejected(submission, dataset, "layout", "two files for the dataset: "
                              + " and ".join(os.path.basename(c) for c in candidates))
@@ -233,7 +257,7 @@ def _variants(submission: Submission, p: PreparedDataset, task: Task, entry: Ent
         key = RankKey.parse(variant.metric or task.primary.label)
         report = entry.report
         if variant.overrides:
-            options = {k: v for k, v in p.task.scoring.items() if k != "metrics"}
+            options = score_options(p.task)
             options.update(variant.overrides)
             metrics = list(dict.fromkeys([key.metric] + (
                 ["muc", "bcub", "ceafe"] if key.metric == "conll" else [])))

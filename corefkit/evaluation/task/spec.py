@@ -113,6 +113,7 @@ class Task:
     missing: str = "zero"                    # a dataset without a submission file
     variants: tuple[Variant, ...] = ()
     strata: str | None = None
+    track: str = "standard"                  # "llm": text answers aligned to the gold
 
     @property
     def primary(self) -> RankKey:
@@ -128,7 +129,7 @@ class Task:
             "ranking": {"primary": self.primary.label,
                         "tie_breakers": [k.label for k in self.ranking[1:]]},
             "significance": asdict(self.significance),
-            "submissions": asdict(self.submissions),
+            "submissions": asdict(self.submissions), "track": self.track,
             **({"datasets": [asdict(d) for d in self.datasets], "missing": self.missing,
                 "variants": {v.name: {**v.overrides, "metric": v.metric or self.primary.label}
                              for v in self.variants},
@@ -218,14 +219,22 @@ def _build(data: dict[str, Any], folder: str, file: str | None) -> Task:
         from corefkit.scoring.metrics.strata import dimensions
 
         dimensions(strata)  # an unknown stratum: a usage error now
+    track = data.get("track", "standard")
+    layout = dict(data.get("submissions", {}))
+    if track == "llm":  # the LLM track: answers in text2text, aligned to the gold's words
+        scoring.setdefault("align", "expand")
+        layout.setdefault("format", "text2text")
+        if not scoring["align"]:
+            raise UsageError("track = \"llm\": the answers are text, aligned to the gold's "
+                             "words; [scoring] align cannot be false")
     return Task(gold=gold, name=data.get("name", ""), file=file,
                 gold_format=data.get("gold_format"), scoring=scoring,
                 level=validation.get("level", 2), exclude=tuple(validation.get("exclude", ())),
                 show=validation.get("show", 5), ranking=tuple(keys),
-                significance=significance, submissions=Layout(**data.get("submissions", {})),
+                significance=significance, submissions=Layout(**layout),
                 datasets=datasets, missing=data.get("missing", "zero"),
                 variants=_variants(data, profile) if datasets else (),
-                strata=strata if datasets else None)
+                strata=strata if datasets else None, track=track)
 
 
 def _profile_value(profile: str | None, key: str) -> Any:

@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from corefkit.checks.plugins import FormatPlugin
-from corefkit.checks.registry import Finding
+from corefkit.checks.registry import WARNING, Finding
 from corefkit.errors import CorefkitError, Repair, UsageError
 from corefkit.evaluation.task.leaderboard import Entry, Rejection
 from corefkit.evaluation.task.spec import Task
 from corefkit.model import Document
-from corefkit.validation.engine import Run, iterate
+from corefkit.validation.engine import STOPPED, Run, iterate
 from corefkit.validation.pair import DOCUMENTS as PAIR_DOCUMENTS
 from corefkit.validation.pair import NO_PLUGIN
 from corefkit.validation.pair import _Side as DocumentSummary
@@ -126,18 +126,42 @@ def check_submission(submission: Submission, task: Task, prepared: Prepared
             pass
     except UsageError as exc:  # a folder without a file of the format
         return Rejection(submission.name, submission.path, "layout", str(exc), errors=1)
-    if any(f.is_error for f in run.result):
-        return _rejection(submission, "validation", list(run.result), task.show)
+    checked = list(run.result)
+    if task.track == "llm":  # the answer's own format repaired, as the track repairs it
+        checked = [_repaired(f, prepared.submission_format) for f in checked]
+    if any(f.is_error for f in checked):
+        return _rejection(submission, "validation", checked, task.show)
     pairing = Run(level=1)  # the pair checks always run: they are what makes scores comparable
     incidents = pair_incidents(list(prepared.gold), summaries)
     if task.scoring.get("align"):  # aligned to the gold's words: only the documents must pair
         incidents = [i for i in incidents if i.check == PAIR_DOCUMENTS]
+        if _pairs_by_content(prepared.submission_format):
+            incidents = []  # unnamed (LLM answers, a line each): the scorer pairs by content
     found = [pairing.make_finding(incident, NO_PLUGIN, None, incident.file or "")
              for incident in incidents]
     findings = [f for f in found if f is not None]
     if any(f.is_error for f in findings):
         return _rejection(submission, "pairing", findings, task.show)
-    return [*run.result, *findings]
+    return [*checked, *findings]
+
+
+def _repaired(finding: Finding, answer_format: str | None) -> Finding:
+    """On the LLM track, a repair of the answer's format (a bracket, a tag's case, a mention
+    never closed: what text2text-coref's ``clean`` repairs) is a warning, not a refusal; an
+    answer the lenient reader could not read to its end stays an error."""
+    if not finding.is_error or answer_format is None \
+            or not finding.check.startswith(answer_format + ".") \
+            or finding.message.endswith(STOPPED):
+        return finding
+    return replace(finding, severity=WARNING)
+
+
+def _pairs_by_content(name: str | None) -> bool:
+    if name is None:
+        return False
+    from corefkit.converters.registry import get
+
+    return bool(get(name).pairs_by_content)
 
 
 def _rejection(submission: Submission, stage: str, findings: list[Finding], show: int
@@ -154,7 +178,7 @@ def score_submission(submission: Submission, task: Task, prepared: Prepared, war
     from corefkit.scoring.api import score
     from corefkit.evaluation.significance import exact_score
 
-    options = {k: v for k, v in task.scoring.items() if k != "metrics"}
+    options = score_options(task)
     try:
         report = score(task.gold, submission.path, list(prepared.metrics),
                        key_format=prepared.gold_format,
@@ -171,6 +195,15 @@ def score_submission(submission: Submission, task: Task, prepared: Prepared, war
             raise UsageError(f"[ranking]: {key.label} has no value to rank by")
         values[key.label] = Fraction(value)
     return Entry(submission.name, submission.path, report, values, warnings)
+
+
+def score_options(task: Task) -> dict[str, Any]:
+    """The keyword options of :func:`corefkit.score` for a submission of ``task``: its
+    setting, and on the LLM track the answers read leniently (each repair a warning)."""
+    options = {k: v for k, v in task.scoring.items() if k != "metrics"}
+    if task.track == "llm":
+        options["lenient"] = True
+    return options
 
 
 # ============================================================================ rows
