@@ -48,6 +48,10 @@ def test_every_command_of_the_crac_guides_runs(page: str, tmp_path: Path,
             assert '"strata"' in out.out
         if line.startswith("corefkit task crac/task.toml") and "-f csv" not in line:
             assert "team-typo: pairing: dataset la_proiel-corefud" in out.out
+        if line.startswith("corefkit task crac/task-llm.toml"):  # every answer scored
+            assert "llm-rewritten" in out.out and "rejected" not in out.out
+        if "--response-from text2text" in line:
+            assert "alignment (boundary expand" in out.out
     if page.endswith("organizers.md"):
         assert (Path("crac/board/leaderboard.json")).is_file()
         assert Path("crac/codabench.zip").is_file() and Path("crac/codalab.zip").is_file()
@@ -62,3 +66,7 @@ def test_the_task_file_shown_is_the_one_the_demo_writes(tmp_path: Path) -> None:
     for line in shown.splitlines():
         if not line.startswith("exclude = [...]"):
             assert line in written, line
+    shown_llm = re.findall(r"```toml\n(.*?)```", page, flags=re.S)[1]
+    written_llm = (tmp_path / "crac" / "task-llm.toml").read_text(encoding="utf-8")
+    for line in shown_llm.splitlines():
+        assert line in written_llm.splitlines(), line
