@@ -17,26 +17,37 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import OUTPUT, Command
 from corefkit.cli.options import align_options, align_value, ignore_option, warn
 
 
-class TaskGroup(click.Group):
-    """``task TASK SUBMISSIONS`` runs the task; ``task bundle ...`` is a subcommand: the first
-    argument chooses (a task file named ``bundle`` is given as ``task run bundle ...``)."""
+class TaskCommand(Command):
+    """``task TASK SUBMISSIONS`` runs the task; ``task bundle TASK ...`` (the first argument
+    ``bundle``) writes its competition bundle instead. A task file named ``bundle`` is given
+    as ``./bundle``."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
-            args = ["run", *args]
+        if args and args[0] == "bundle":
+            # named under the group's context: "corefkit task bundle", not the run's arguments
+            name = f"{ctx.info_name} bundle" if ctx.parent is not None else \
+                f"{ctx.command_path} bundle"
+            ctx.meta["corefkit.task.bundle"] = bundle.make_context(
+                name, list(args[1:]), parent=ctx.parent)
+            return []
         return super().parse_args(ctx, args)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        sub = ctx.meta.pop("corefkit.task.bundle", None)
+        if sub is not None:
+            with sub:
+                return bundle.invoke(sub)
+        return super().invoke(ctx)
 
-@click.group(name="task", cls=TaskGroup)
-def task() -> None:
-    """Run a shared task (corefkit task TASK SUBMISSIONS/) or write its competition bundle
-    (corefkit task bundle TASK --platform codabench -o competition.zip)."""
 
-
-@task.command(name="bundle")
+@click.command(name="bundle", cls=Command, examples=[
+    "corefkit task bundle examples/crac/task.toml --platform codabench -o competition.zip",
+    "corefkit task bundle examples/crac/task.toml --platform codalab -o codalab.zip",
+], groups={OUTPUT: ["platform", "vendor", "docker_image"]})
 @click.argument("task_file", metavar="TASK")
 @click.option("--platform", required=True, type=click.Choice(["codabench", "codalab"]),
               help="The platform whose competition bundle to write.")
@@ -51,12 +62,12 @@ def task() -> None:
                    "... of requirements.txt).")
 def bundle(task_file: str, platform: str, output: str, title: str | None, vendor: bool,
            docker_image: str) -> None:
-    """Write the competition bundle of TASK (a task with datasets) for Codabench or CodaLab:
-    competition.yaml, the reference data (task.json, gold/), and a scoring program that calls
-    corefkit and writes scores.json (Codabench) or scores.txt (CodaLab).
+    """Write the competition bundle of TASK for Codabench or CodaLab.
 
-    \b
-      corefkit task bundle task.toml --platform codabench -o competition.zip
+    TASK is a task file with datasets. The bundle holds competition.yaml, the reference data
+    (task.json, gold/) and a scoring program that calls corefkit and writes scores.json
+    (Codabench) or scores.txt (CodaLab), as the platform runs it: python evaluate.py INPUT
+    OUTPUT, with the submission in INPUT/res and the reference data in INPUT/ref.
     """
     from corefkit.evaluation.task.bundle import write_bundle
 
@@ -65,7 +76,11 @@ def bundle(task_file: str, platform: str, output: str, title: str | None, vendor
     click.echo(f"corefkit: wrote {output} ({len(names)} files, {platform})", err=True)
 
 
-@task.command(name="run")
+@click.command(name="task", cls=TaskCommand, examples=[
+    "corefkit task examples/task/task.toml examples/task/submissions",
+    "corefkit task examples/task/task.toml examples/task/submissions -o board/ -f json",
+    "corefkit task bundle examples/crac/task.toml --platform codabench -o competition.zip",
+])
 @click.argument("task_file", metavar="TASK")
 @click.argument("submissions", metavar="SUBMISSIONS")
 @click.option("--output", "-o", default=None, metavar="DIR",
@@ -84,19 +99,17 @@ def bundle(task_file: str, platform: str, output: str, title: str | None, vendor
 @align_options
 @ignore_option
 @click.option("--quiet", "-q", is_flag=True, help="No rejections, warnings or progress on stderr.")
-def run(task_file: str, submissions: str, output: str | None, output_format: str,
-        seed: int | None, jobs: int | None, engine: str, scheduler: str | None,
-        ignore: tuple[str, ...], quiet: bool, **align_params: Any) -> None:
-    """Evaluate the submissions in SUBMISSIONS/ as the shared task TASK (a TOML or JSON
-    task file) prescribes, and print the leaderboard.
+def task(task_file: str, submissions: str, output: str | None, output_format: str,
+         seed: int | None, jobs: int | None, engine: str, scheduler: str | None,
+         ignore: tuple[str, ...], quiet: bool, **align_params: Any) -> None:
+    """Evaluate the submissions in SUBMISSIONS/ as the shared task TASK defines.
 
-    Every submission is validated and paired strictly with the gold first (documents,
-    sentences, words): a malformed or misaligned one is rejected with its first findings and
-    never scored. The rest are scored with the task's setting, ranked by its metrics, and
-    each is tested against the next one (paired test over documents). Example:
-
-    \b
-      corefkit task examples/task/task.toml examples/task/submissions -o /tmp/board
+    TASK is a TOML or JSON task file; the leaderboard is printed. Every submission is validated
+    and paired strictly with the gold first (documents, sentences, words): a malformed or
+    misaligned one is rejected with its first findings and never scored. The rest are scored
+    with the task's setting, ranked by its metrics, and each is tested against the next one
+    (paired test over documents). 'corefkit task bundle TASK --platform codabench|codalab
+    -o ZIP' writes the task's competition bundle instead ('corefkit task bundle --help').
     """
     from corefkit.evaluation.task import run_task
 
