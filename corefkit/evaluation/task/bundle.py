@@ -194,9 +194,11 @@ def _program(folder: str, platform: str, vendor: bool) -> None:
     with open(os.path.join(folder, "requirements.txt"), "w", encoding="utf-8") as out:
         out.write(f"corefkit=={__version__}\n" + "".join(f"{r}\n" for r in _requirements()))
     if vendor:
-        import corefkit  # the package this module belongs to, wherever it is nested
-
-        source = os.path.dirname(os.path.abspath(corefkit.__file__))
+        # the package this module belongs to: one folder up per dotted part of its name
+        source = os.path.abspath(__file__)
+        for _ in __name__.split("."):
+            source = os.path.dirname(source)
+        source = os.path.join(source, __name__.split(".")[0])
         shutil.copytree(source, os.path.join(folder, "corefkit"), symlinks=False,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
