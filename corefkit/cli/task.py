@@ -28,16 +28,16 @@ class TaskCommand(Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] == "bundle":
-            # named under the group's context: "corefkit task bundle", not the run's arguments
+            # named under the group's context: "corefkit:task-bundle", not the run's arguments
             name = f"{ctx.info_name} bundle" if ctx.parent is not None else \
                 f"{ctx.command_path} bundle"
-            ctx.meta["corefkit.task.bundle"] = bundle.make_context(
+            ctx.meta["corefkit:task-bundle"] = bundle.make_context(
                 name, list(args[1:]), parent=ctx.parent)
             return []
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
-        sub = ctx.meta.pop("corefkit.task.bundle", None)
+        sub = ctx.meta.pop("corefkit:task-bundle", None)
         if sub is not None:
             with sub:
                 return bundle.invoke(sub)
