@@ -22,6 +22,7 @@ from typing import IO, BinaryIO, TypeVar
 
 T = TypeVar("T")
 
+from corefkit.converters.paths import open_input
 from corefkit.errors import CorefkitError, FormatError
 
 def display_name(path: str | os.PathLike[str]) -> str:
@@ -32,20 +33,13 @@ def display_name(path: str | os.PathLike[str]) -> str:
 
 @contextlib.contextmanager
 def open_binary(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
-    """Open a path (or ``-`` for standard input) for binary reading, with a clear error."""
+    """Open a path (or ``-`` for standard input) for binary reading, with a clear error
+    (:func:`corefkit.converters.paths.open_input`: regular files only)."""
     text = os.fspath(path)
     if text == "-":
         yield sys.stdin.buffer
         return
-    try:
-        handle = open(text, "rb")
-    except FileNotFoundError:
-        raise CorefkitError(f"{text}: no such file") from None
-    except IsADirectoryError:
-        raise CorefkitError(f"{text}: is a directory, expected a file") from None
-    except OSError as exc:
-        raise CorefkitError(f"{text}: cannot read ({exc.strerror})") from None
-    with handle:
+    with open_input(text) as handle:
         yield handle
 
 
