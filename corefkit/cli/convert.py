@@ -55,6 +55,11 @@ def _common(function: Any) -> Any:
         jobs_option,
         click.option("--strict", is_flag=True,
                      help="Fail, writing nothing, if the target cannot hold everything."),
+        click.option("--overwrite", is_flag=True,
+                     help="Replace files that already exist in a target folder, and convert "
+                          "a file in place (the target is the source). Without it such a run "
+                          "is refused before anything is written (exit 2); a target file "
+                          "named as such is always replaced, keeping its rights."),
         lenient_option,
         ignore_option,
         click.option("--quiet", "-q", is_flag=True, help="No warnings or loss report."),
@@ -73,8 +78,9 @@ def convert(source: str, target: str, passes: tuple[str, ...], **params: Any) ->
     """Convert SOURCE (file, directory, glob or '-') to TARGET (file, directory or '-').
 
     A directory or glob source gives a directory target (created when missing) with one output
-    file per input file. What the target format cannot hold is reported with counts and first
-    locations.
+    file per input file; a file that already exists there is never replaced (unless
+    --overwrite), and two inputs with the same output name are refused. What the target
+    format cannot hold is reported with counts and first locations.
     """
     _transform(source, target, list(passes), params, same_format=False)
 
@@ -102,9 +108,12 @@ def _transform(source: str, target: str, passes: list[str], params: dict[str, An
     result = run(source, target, input_format=params["input_format"],
                  output_format=params["output_format"], passes=passes, options=options,
                  lenient=params["lenient"], fail_on_loss=params["strict"],
-                 same_format=same_format, jobs=params["jobs"])
+                 same_format=same_format, jobs=params["jobs"], overwrite=params["overwrite"])
     warn(result.warnings, quiet, params["ignore"])
     report_losses(result.report, quiet)
     if not quiet:
-        files = f" to {len(result.written)} files" if len(result.written) > 1 else ""
-        click.echo(f"corefkit: wrote {result.report.documents} documents{files}", err=True)
+        count = len(set(result.written))
+        files = f" to {count} files" if count > 1 else ""
+        documents = result.report.documents
+        click.echo(f"corefkit: wrote {documents} document{'' if documents == 1 else 's'}{files}",
+                   err=True)

@@ -84,8 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        click.echo("corefkit: interrupted", err=True)
+    except KeyboardInterrupt as exc:  # a command may say what it finished (convert)
+        note = str(exc)
+        click.echo(f"corefkit: interrupted{': ' + note if note else ''}", err=True)
         return 130
     except Exception as exc:  # a bug: one line, with the traceback only on request
         if os.environ.get("COREFKIT_DEBUG"):

@@ -375,9 +375,13 @@ def write(
     format: str | None = None,
     *,
     fail_on_loss: bool = False,
+    replace: bool = True,
     **options: Any,
 ) -> ConversionReport:
     """Write documents to ``path`` atomically; returns what was repaired and lost.
+
+    ``replace=False`` refuses to replace an existing ``path``
+    (:class:`~corefkit.converters.atomic.OutputExists`), even one that appears meanwhile.
 
     With ``fail_on_loss`` a :class:`LossError` is raised at the first document that has
     something the format cannot hold, and no output file is created.
@@ -423,6 +427,6 @@ def write(
         with atomic_directory_output(path, replaceable=replaceable) as directory:
             module.write_path(checked(documents), directory, report, **options)
         return report
-    with atomic_text_output(path) as out:
+    with atomic_text_output(path, replace=replace) as out:
         module.write_stream(checked(documents), out, report, **options)
     return report
