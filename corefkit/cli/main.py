@@ -57,6 +57,18 @@ class LazyGroup(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def invoke(self, ctx: click.Context) -> object:
+        # click turns Ctrl-C into Abort (after printing an empty line) and loses what the
+        # command said it finished; carry it past click instead
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            raise _Interrupted(str(exc)) from None
+
+
+class _Interrupted(Exception):
+    """Ctrl-C, with what the command finished (its message), on its way to :func:`main`."""
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="corefkit")
@@ -84,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt as exc:  # a command may say what it finished (convert)
+    except (KeyboardInterrupt, _Interrupted) as exc:  # a command may say what it finished
         note = str(exc)
         click.echo(f"corefkit: interrupted{': ' + note if note else ''}", err=True)
         return 130
@@ -98,4 +110,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def console_main() -> None:
-    sys.exit(main())
+    code = main()
+    if threading_main():
+        import signal
+
+        # the run is over: a Ctrl-C now must not turn its exit code into "killed by SIGINT"
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
+
+
+def threading_main() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()

@@ -121,9 +121,9 @@ class _Temporary:
         self.target = target
         self.directory = os.path.dirname(os.path.abspath(target))
         self.named: str | None = None
+        clean_stale(self.directory)  # what a killed run left here (once per folder)
         self.fd = self._unnamed() if TMPFILE and os.path.isdir(PROC_FD) else None
         if self.fd is None:
-            clean_stale(self.directory)
             named = self.named = temporary_name(self.directory)
             self.fd = self._open(lambda: os.open(
                 named, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666))
@@ -155,7 +155,6 @@ class _Temporary:
             if not replace:
                 self._link_unnamed(self.target)
                 return
-            clean_stale(self.directory)
             named = temporary_name(self.directory)  # a name for an instant
             self._link_unnamed(named)
             self.named = named

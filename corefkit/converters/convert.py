@@ -108,13 +108,19 @@ def convert(
                              write_options=write_options, lenient=lenient,
                              fail_on_loss=fail_on_loss, transform=transform)
     error: BaseException | None = None
-    for _, done, failed in map_outcomes(work, plan, workers):
-        if done is not None:
-            result.report.merge(done.report)
-            result.warnings.extend(done.warnings)
-            result.written.extend(done.written)
-        elif error is None:
-            error = failed
+    outcomes = map_outcomes(work, plan, workers)
+    try:
+        for _, done, failed in outcomes:
+            if done is not None:
+                result.report.merge(done.report)
+                result.warnings.extend(done.warnings)
+                result.written.extend(done.written)
+            elif error is None:
+                error = failed
+    except KeyboardInterrupt as exc:  # between two outcomes: the workers are stopped
+        error = exc
+    finally:
+        outcomes.close()  # the workers are gone before the files are looked at
     if error is not None:
         # what exists now and did not before was written whole by this run (atomically)
         complete = [t for t, was in before.items() if _identity(t) not in (None, was)]
