@@ -24,7 +24,7 @@ def report_losses(report: Any, quiet: bool) -> None:
     """The loss report: one line per feature and what happened to it, with first places."""
     if quiet or not report.loss_totals():
         return
-    from corefkit.converters.loss import FEATURES
+    from corefkit.converters.loss import FEATURE_NAMES
 
     click.echo("corefkit: not carried over:", err=True)
     # one line per feature and action: a feature can be partly written one way (heads as Min)
@@ -39,7 +39,7 @@ def report_losses(report: Any, quiet: bool) -> None:
             if len(shown) < 3:
                 shown.append(f"{record.document}: {example}")
     for (feature, action), count in counts.items():
-        click.echo(f"  {count} {FEATURES.get(feature, feature)} ({action}); first: "
+        click.echo(f"  {count} {FEATURE_NAMES.get(feature, feature)} ({action}); first: "
                    + "; ".join(firsts[(feature, action)]), err=True)
 
 

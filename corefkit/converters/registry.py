@@ -37,6 +37,7 @@ from corefkit.converters.loss import (
     DISCONTINUOUS_MODES,
     ConversionReport,
     approximate_discontinuous,
+    conll_column_losses,
     discontinuous_action,
     find_losses,
 )
@@ -413,6 +414,9 @@ def write(
             partial = getattr(module, "partial_losses", None)  # features a format holds in part
             if partial is not None:
                 losses += partial(doc, **options)
+            # CoNLL-2012 columns (POS, parse, senses, names, ...): what the writer keeps
+            kept = getattr(module, "kept_conll_columns", None)
+            losses += conll_column_losses(doc, kept(doc, **options) if kept else frozenset())
             if losses and fail_on_loss:
                 detail = "; ".join(str(r) for r in losses)
                 raise LossError(f"writing {doc.name} as {spec.name} would lose: {detail}")

@@ -177,3 +177,58 @@ def test_the_unnamed_temporary_file_is_used_on_linux(tmp_path):
 def test_writing_to_dev_null_writes_through_it(capsys):
     code, _ = run(capsys, "convert", KEY, os.devnull, "--to", "corefud", "-q")
     assert code == 0 and stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+ONTONOTES = """#begin document (bc/test); part 000
+bc/test	0	0	John	NNP	(TOP(S(NP*)	-	-	-	Speaker#1	(PERSON)	(ARG0*)	(0)
+bc/test	0	1	saw	VBD	(VP*	see	01	1	Speaker#1	*	(V*)	-
+bc/test	0	2	Mary	NNP	(NP*)))	-	-	-	Speaker#1	(PERSON)	(ARG1*)	(1)
+bc/test	0	3	.	.	*)	-	-	-	Speaker#1	*	*	-
+
+bc/test	0	0	He	PRP	(TOP(S(NP*)	-	-	-	Speaker#2	*	*	(0)
+bc/test	0	1	left	VBD	(VP*))	leave	01	2	Speaker#2	*	*	-
+
+#end document
+"""
+
+
+def dropped_columns(err: str) -> dict[str, int]:
+    """``{"POS, column 5": 6, ...}`` from the loss report."""
+    return {m.group(2): int(m.group(1)) for m in re.finditer(
+        r"^  (\d+) words with a value in a CoNLL-2012 column \(dropped: ([^)]+)\);", err, re.M)}
+
+
+def test_converting_in_place_reports_every_column_it_drops(tmp_path, capsys):
+    """``convert a.conll a.conll`` dropped POS, parse, lemma, sense and NE columns while the
+    loss report named only speakers."""
+    source = tmp_path / "a.conll"
+    source.write_text(ONTONOTES)
+    code, err = run(capsys, "convert", source, source, "--overwrite")
+    assert code == 0 and "speakers (dropped)" in err
+    assert dropped_columns(err) == {
+        "POS, column 5": 6, "parse bit, column 6": 6, "predicate lemma, column 7": 2,
+        "predicate frameset, column 8": 2, "word sense, column 9": 2,
+        "named entities, column 11": 2, "predicate arguments, column 12": 3}
+    assert all(len(line.split("\t")) in (1, 5) for line in source.read_text().splitlines())
+
+
+def test_the_columns_a_target_keeps_are_not_reported(tmp_path, capsys):
+    source = tmp_path / "a.conll"
+    source.write_text(ONTONOTES)
+    code, err = run(capsys, "convert", source, tmp_path / "kept.conll", "--layout", "source")
+    assert code == 0 and dropped_columns(err) == {}  # every column written back
+    assert (tmp_path / "kept.conll").read_text() == ONTONOTES
+    code, err = run(capsys, "convert", source, tmp_path / "a.conllu")
+    assert code == 0 and dropped_columns(err) == {  # POS and the lemma go to XPOS and LEMMA
+        "parse bit, column 6": 6, "predicate frameset, column 8": 2, "word sense, column 9": 2,
+        "named entities, column 11": 2, "predicate arguments, column 12": 3}
+    assert "\tNNP\t" in (tmp_path / "a.conllu").read_text()
+
+
+def test_a_real_ontonotes_layout_reports_its_pos_column(tmp_path, capsys):
+    key = CORPORA.parent / "conformance" / "real" / "data" / "ontogum" / "key.conll"
+    words = [line.split("\t") for line in key.read_text().splitlines()
+             if line and not line.startswith("#")]
+    tagged = sum(1 for row in words if row[4] not in ("-", "_", "*"))
+    code, err = run(capsys, "convert", key, tmp_path / "five.conll")
+    assert code == 0 and dropped_columns(err) == {"POS, column 5": tagged}
