@@ -212,3 +212,10 @@ def open_input(path: str) -> Iterator[BinaryIO]:
         raise
     with handle:
         yield handle
+
+
+def read_text(path: str, encoding: str = "utf-8") -> str:
+    """The text of a regular file (an option's file: a level map, a rules table), read
+    through :func:`open_input`: a path that cannot be read is an :class:`InputError`."""
+    with open_input(path) as handle:
+        return handle.read().decode(encoding)

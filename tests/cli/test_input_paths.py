@@ -164,3 +164,16 @@ def test_an_unreadable_file_is_exit_1(open_folder):
             assert done.returncode == 2 and "not a folder of submissions" in done.stderr
         else:
             check(done.returncode, done.stderr, str(private), "cannot read (permission denied)")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("option", [["stats", str(KEY), "--type-table"],
+                                    ["score", str(KEY), str(RESPONSE), "--by-type", "all",
+                                     "--type-rules"]])
+def test_a_named_pipe_given_for_a_rules_file_is_refused(tmp_path, option):
+    pipe = tmp_path / "rules.json"
+    os.mkfifo(pipe)
+    done = run_cli([*option, str(pipe)], timeout=60)
+    # an option's file that cannot be read stays a usage error (exit 2), as before
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f"{pipe}: is a named pipe (FIFO), not a regular file" in done.stderr
