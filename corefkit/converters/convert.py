@@ -96,17 +96,26 @@ def convert(
     refuse_unsafe_targets(plan, overwrite)
     for folder in sorted({os.path.dirname(j.target) for j in plan if j.derived}):
         _make_folder(folder)  # a target folder, created when missing (after the checks)
-    before = {job.target: _identity(job.target) for job in plan if job.target != "-"}
     read_options, write_options = _route(options or {}, inputs, plan, read_options or {},
                                          write_options or {})
-    from corefkit.parallel import map_outcomes, workers_for
+    from corefkit.parallel import workers_for
 
-    result = ConvertResult(ConversionReport())
     workers = 1 if transform is not None else workers_for(
         jobs, [j.source for j in plan if j.source != "-"])
     work = functools.partial(_convert_one, passes=tuple(passes), read_options=read_options,
                              write_options=write_options, lenient=lenient,
                              fail_on_loss=fail_on_loss, transform=transform)
+    return _carry_out(plan, work, workers)
+
+
+def _carry_out(plan: list[_Job], work: Callable[[_Job], ConvertResult], workers: int
+               ) -> ConvertResult:
+    """Every job of the plan, in ``workers`` processes: the merged result; or the first error,
+    saying which files were written completely (Ctrl-C: :class:`Interrupted`)."""
+    from corefkit.parallel import map_outcomes
+
+    before = {job.target: _identity(job.target) for job in plan if job.target != "-"}
+    result = ConvertResult(ConversionReport())
     error: BaseException | None = None
     outcomes = map_outcomes(work, plan, workers)
     try:
@@ -121,15 +130,15 @@ def convert(
         error = exc
     finally:
         outcomes.close()  # the workers are gone before the files are looked at
-    if error is not None:
-        # what exists now and did not before was written whole by this run (atomically)
-        complete = [t for t, was in before.items() if _identity(t) not in (None, was)]
-        if isinstance(error, KeyboardInterrupt):
-            raise Interrupted(_interrupted_note(plan, complete)) from None
-        if len(plan) > 1 and complete and isinstance(error, CorefkitError):
-            _say_what_is_complete(error, plan, complete)
-        raise error
-    return result
+    if error is None:
+        return result
+    # what exists now and did not before was written whole by this run (atomically)
+    complete = [t for t, was in before.items() if _identity(t) not in (None, was)]
+    if isinstance(error, KeyboardInterrupt):
+        raise Interrupted(_interrupted_note(plan, complete)) from None
+    if len(plan) > 1 and complete and isinstance(error, CorefkitError):
+        _say_what_is_complete(error, plan, complete)
+    raise error
 
 
 def _convert_one(job: _Job, *, passes: Sequence[str], read_options: dict[str, Any],
