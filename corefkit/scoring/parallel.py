@@ -293,7 +293,8 @@ def run_dask(config: ScoreConfig, key: Any, response: Any, workers: int,
         raise UsageError("the dask engine needs dask.distributed: pip install "
                          "'corefkit[dask]'") from None
     groups = file_groups(config, key, response)
-    cluster = None
+    cluster: Any = None
+    client: Any = None
     try:
         if config.scheduler:
             client = Client(config.scheduler)
@@ -308,9 +309,11 @@ def run_dask(config: ScoreConfig, key: Any, response: Any, workers: int,
         return _merge_groups(config, (f.result() for f in futures), progress)
     except KeyboardInterrupt:
         _close_quietly(client, cluster)
+        cluster = client = None
         raise
     finally:
-        client.close()
+        if client is not None:
+            client.close()
         if cluster is not None:
             cluster.close()
 
@@ -321,19 +324,28 @@ def _local_cluster(workers: int) -> Any:
     SIGINT is ignored while the cluster starts: the processes it spawns inherit that and keep
     it (a worker interrupted while it imported printed its traceback); a handler would not
     survive their exec, and blocking is undone in the threads Dask starts, so a Ctrl-C in
-    those seconds is lost (press it again) rather than broken into tracebacks."""
+    those seconds is lost (press it again) rather than broken into tracebacks. The workers
+    log only critical errors (a worker that outlives the scheduler by a heartbeat when a run
+    is interrupted logged a traceback); what fails in a task reaches this process anyway."""
     import logging
     import signal
     import threading
 
     from dask.distributed import LocalCluster
 
+    import dask
+
     main = threading.current_thread() is threading.main_thread()
+    # the worker processes configure their logging when they import distributed: from the
+    # environment the nanny gives them before they start
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
+    environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                            dashboard_address=None, silence_logs=logging.ERROR,
-                            scheduler_kwargs={"dashboard_address": ":0"})  # not port 8787
+        with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+            return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                dashboard_address=None, silence_logs=logging.CRITICAL,
+                                scheduler_kwargs={"dashboard_address": ":0"})  # not 8787
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)
