@@ -157,6 +157,39 @@ def stop_pool(pool: Any) -> None:
 STOP_SECONDS = 10
 
 
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back while worker processes start; it arrives when the block ends.
+
+    Starting a worker is not atomic: the process exists (a forkserver has forked it, and it is
+    reading its arguments) before the pool or :class:`multiprocessing.Process` knows its id. A
+    KeyboardInterrupt in between left a worker nobody could stop, which then printed a
+    traceback when it found the queues of the ended run gone. The pool starts its workers in
+    ``submit``, so submits (and ``Process.start``) run inside this block. Only the main
+    thread handles signals; elsewhere this does nothing.
+    """
+    import signal
+    import threading
+
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, previous)  # a SIGINT held back is raised here
+
+
+def submit_all(pool: Any, function: Callable[..., R], calls: Iterable[tuple[Any, ...]]
+               ) -> list[Any]:
+    """``pool.submit(function, *arguments)`` for the arguments of every call, Ctrl-C held back
+    until every worker the submits start is known to the pool."""
+    with interrupts_deferred():
+        return [pool.submit(function, *arguments) for arguments in calls]
+
+
 def map_files(function: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
     """``function`` on every item, in ``workers`` processes (1: here), results in order.
 
@@ -169,7 +202,7 @@ def map_files(function: Callable[[T], R], items: Iterable[T], workers: int) -> I
             yield function(item)
         return
     with process_pool(workers) as pool:
-        futures = [pool.submit(function, item) for item in items]
+        futures = submit_all(pool, function, ((item,) for item in items))
         try:
             for future in futures:
                 yield future.result()
@@ -197,7 +230,7 @@ def map_outcomes(function: Callable[[T], R], items: Sequence[T], workers: int
 
     interrupted: tuple[T, KeyboardInterrupt] | None = None
     with process_pool(workers) as pool:
-        futures = [pool.submit(function, item) for item in items]
+        futures = submit_all(pool, function, ((item,) for item in items))
         failed = False
         for item, future in zip(items, futures):
             try:

@@ -261,3 +261,31 @@ def test_ctrl_c_under_dask_prints_one_line(tmp_path, session):
     assert run.returncode == 130
     assert err == "corefkit: interrupted\n", err
     wait_for(lambda: not alive_in_session(run.pid), seconds=30)
+
+
+def forkserver_started(session: int) -> bool:
+    return any("forkserver" in name for name in describe(alive_in_session(session)))
+
+
+@pytest.mark.parametrize("whom", ["parent", "group"])
+def test_ctrl_c_while_the_workers_start_prints_no_traceback(tmp_path, session, whom):
+    """SIGINT while the pool was starting its workers (the forkserver loading corefkit) left a
+    worker the pool did not know yet: it was not stopped, and printed a FileNotFoundError
+    traceback when it found the queues of the ended run gone."""
+    inputs(tmp_path / "in", 4, documents=2)
+    out = tmp_path / "out"
+    run = start("convert", f"{tmp_path / 'in'}/", f"{out}/", "--to", "corefud", "-j", "2", "-q")
+    session.append(run)
+    wait_for(lambda: forkserver_started(run.pid) or run.poll() is not None, step=0.01)
+    assert run.poll() is None, "the conversion ended before it could be interrupted"
+    if whom == "parent":
+        run.send_signal(signal.SIGINT)
+    else:
+        os.killpg(run.pid, signal.SIGINT)
+    run.finish(120)
+    wait_for(lambda: not alive_in_session(run.pid), seconds=30)
+    err = run.log.read_text()  # with what every process of the run wrote
+    assert run.returncode == 130 and "Traceback" not in err, err
+    assert re.fullmatch(r"corefkit: interrupted: (no file was written \(of 4\)|"
+                        r"\d of 4 files were written completely: .*)\n", err), err
+    assert not (out.exists() and temporaries(out))

@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import CorefkitError, Repair, UsageError
-from corefkit.parallel import AUTO_BYTES, context, process_pool, worker_start
+from corefkit.parallel import (AUTO_BYTES, context, interrupts_deferred, process_pool, submit_all,
+                               worker_start)
 from corefkit.scoring.config import ScoreConfig
 from corefkit.scoring.engine import (
     DocumentScorer,
@@ -186,18 +187,18 @@ def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
     groups = file_groups(config, key, response)
     if len(groups) > 1:
         with process_pool(min(jobs, len(groups))) as pool:
-            futures = [pool.submit(score_group, config, k, r) for k, r in groups]
+            futures = submit_all(pool, score_group, ((config, k, r) for k, r in groups))
             return _merge_groups(config, (f.result() for f in futures), progress)
     pair = _one_conll2012_pair(config, groups)
     if pair is not None:
         from corefkit.scoring.shards import document_shards
 
         with process_pool(jobs) as pool:
-            for _ in range(jobs):  # the workers start while this process scans the files
-                pool.submit(_started)
+            # the workers start while this process scans the files
+            submit_all(pool, _started, (() for _ in range(jobs)))
             shards = document_shards(*pair, jobs)
             if shards is not None:
-                futures = [pool.submit(score_group, config, k, r) for k, r in shards]
+                futures = submit_all(pool, score_group, ((config, k, r) for k, r in shards))
                 return _merge_groups(config, (f.result() for f in futures), progress)
     return _two_readers(config, key, response, progress)
 
@@ -230,8 +231,9 @@ def _two_readers(config: ScoreConfig, key: Any, response: Any,
     workers = {side: processes.Process(target=_reader, args=(config, source, side, queues[side],
                                                            os.getpid()), daemon=True)
                for side, source in (("key", key), ("response", response))}
-    for worker in workers.values():
-        worker.start()
+    with interrupts_deferred():  # Ctrl-C once both are known, so that they can be stopped
+        for worker in workers.values():
+            worker.start()
     repairs: list[Repair] = []
     try:
         scorer = DocumentScorer(config)
