@@ -288,7 +288,8 @@ def refuse_unsafe_targets(plan: list[_Job], overwrite: bool) -> None:
         if len(jobs) > 1:
             names = [j.source for j in jobs]
             listed = ", ".join(names[:-1]) + f" and {names[-1]}"
-            raise UsageError(f"{listed} would all be written to {jobs[0].target}; convert them "
+            every = "both" if len(names) == 2 else "all"
+            raise UsageError(f"{listed} would {every} be written to {jobs[0].target}; convert them "
                              "into separate folders, or rename one")
     if overwrite:
         return

@@ -6,7 +6,7 @@ line saying why it cannot be read), :func:`list_folder` (a folder's entries) and
 cannot make a run hang or fill the memory). A path that cannot be read — missing, a dangling
 symbolic link, a symbolic-link loop, a named pipe, a device, a folder without the right to
 list it — is an :class:`InputError`: one line naming the path and what it is, exit code 1
-(README, "Exit codes"), the same in every command.
+(docs/reference/files-and-exit-codes.md), the same in every command.
 
 Inside :func:`confined` (``corefkit task`` reading a submission) every file opened and every
 folder listed must lie inside the given folder and be reached without a symbolic link:

@@ -4,7 +4,7 @@ exit codes about files).
 A missing file was exit 2 in ``validate`` and 1 elsewhere; a symbolic-link loop said "no such
 file"; a named pipe without a writer hung every command; ``/dev/zero`` was read until the
 memory ran out; an unreadable folder was an internal error (exit 3). Each is now one line
-naming the path and what it is, exit 1, from every command (README, "Exit codes").
+naming the path and what it is, exit 1, from every command (docs/reference/files-and-exit-codes.md).
 """
 
 from __future__ import annotations
