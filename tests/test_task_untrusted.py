@@ -62,9 +62,17 @@ def submissions(tmp_path: Path) -> Path:
     return folder
 
 
-def test_a_link_to_the_gold_is_refused_not_ranked_first(tmp_path, capsys, submissions):
+@pytest.fixture(params=[[], ["-j", "2"]], ids=["serial", "jobs2"])
+def jobs(request: pytest.FixtureRequest) -> list[str]:
+    """Scoring in this process, or in worker processes (where no confinement is set: what
+    they read must have been checked before)."""
+    return list(request.param)
+
+
+def test_a_link_to_the_gold_is_refused_not_ranked_first(tmp_path, capsys, submissions, jobs):
     os.symlink(GOLD, submissions / "cheat.conll")
-    code, out, err = run_task(capsys, task_file(tmp_path, GOLD), submissions, tmp_path / "o")
+    code, out, err = run_task(capsys, task_file(tmp_path, GOLD), submissions, tmp_path / "o",
+                              *jobs)
     found = board(tmp_path / "o")
     assert code == 0
     assert [e["name"] for e in found["entries"]] == ["team-b", "team-a"]
@@ -129,7 +137,7 @@ def test_folder_submissions_with_links_are_refused(tmp_path, capsys):
     assert reasons["deep"][0] == "refused" and "sub/up is a symbolic link" in reasons["deep"][1]
 
 
-def test_a_path_leaving_the_submissions_folder_is_never_read(tmp_path, capsys):
+def test_a_path_leaving_the_submissions_folder_is_never_read(tmp_path, capsys, jobs):
     """An MMAX2 project names its files through common_paths.xml: ``../../gold/Markables/``
     made corefkit score the gold's own markables as the submission (100.00)."""
     gold = tmp_path / "gold"
@@ -144,7 +152,7 @@ def test_a_path_leaving_the_submissions_folder_is_never_read(tmp_path, capsys):
                                                "<markable_path>../../gold/Markables/"
                                                "</markable_path>"))
     task = task_file(tmp_path, gold, layout="folder")
-    code, out, _ = run_task(capsys, task, submissions, tmp_path / "o")
+    code, out, _ = run_task(capsys, task, submissions, tmp_path / "o", *jobs)
     found = board(tmp_path / "o")
     assert code == 0 and [e["name"] for e in found["entries"]] == ["honest"]
     (rejected,) = found["rejected"]
