@@ -28,14 +28,16 @@ R = TypeVar("R")
 AUTO_BYTES = 8 << 20     # below this much input, processes cost more than they save
 
 
-def context() -> Any:
-    """Worker processes start from a clean interpreter with corefkit loaded (forkserver where
-    the platform has it: no copy of this process's threads or locks; else spawn)."""
+def context(preload: Sequence[str] = ()) -> Any:
+    """Worker processes start from a clean interpreter with the readers loaded, and the
+    modules ``preload`` names (forkserver where the platform has it: no copy of this process's
+    threads or locks; else spawn). The caller names what its workers run, so that this module
+    imports nothing above the readers."""
     import multiprocessing  # only runs with workers pay for its import
 
     if "forkserver" in multiprocessing.get_all_start_methods():
         found = multiprocessing.get_context("forkserver")
-        found.set_forkserver_preload(["corefkit.converters.registry", "corefkit.scoring.engine"])
+        found.set_forkserver_preload(["corefkit.converters.registry", *preload])
         return found
     return multiprocessing.get_context("spawn")
 
@@ -123,7 +125,7 @@ WATCH_SECONDS = 0.5
 
 
 @contextlib.contextmanager
-def process_pool(workers: int) -> Iterator[Any]:
+def process_pool(workers: int, preload: Sequence[str] = ()) -> Iterator[Any]:
     """A ``ProcessPoolExecutor`` of ``workers`` processes started by :func:`worker_start`.
 
     Leaving the ``with`` block by an exception (Ctrl-C, or a generator closed early) kills the
@@ -132,7 +134,7 @@ def process_pool(workers: int) -> Iterator[Any]:
     """
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context(),
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context(preload),
                                initializer=worker_start, initargs=(os.getpid(),))
     try:
         yield pool
