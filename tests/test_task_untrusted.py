@@ -157,3 +157,27 @@ def test_a_path_leaving_the_submissions_folder_is_never_read(tmp_path, capsys, j
     assert code == 0 and [e["name"] for e in found["entries"]] == ["honest"]
     (rejected,) = found["rejected"]
     assert rejected["name"] == "evil" and "lies outside the folder" in rejected["reason"]
+
+
+def test_every_reader_opens_through_the_one_check(tmp_path):
+    """Readers that open files themselves (UIMA CAS through its cassis bridge) go through
+    paths.open_input too: inside a submission's confinement a link or a file outside is
+    refused, and a named pipe is refused instead of waited for."""
+    from corefkit.converters.paths import InputError, confined
+    from corefkit.interop import cassis as bridge
+
+    outside = tmp_path / "gold.xmi"
+    outside.write_text("<xmi/>")
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    os.symlink(outside, folder / "linked.xmi")
+    os.mkfifo(folder / "pipe.xmi")
+    (folder / "own.xmi").write_text("<own/>")
+    with confined(folder):
+        assert bridge.read_bytes(str(folder / "own.xmi")) == b"<own/>"
+        with pytest.raises(InputError, match="lies outside the folder"):
+            bridge.read_bytes(str(outside))
+        with pytest.raises(InputError, match="is or goes through a symbolic link"):
+            bridge.read_bytes(str(folder / "linked.xmi"))
+    with pytest.raises(InputError, match="is a named pipe"):
+        bridge.read_bytes(str(folder / "pipe.xmi"))
