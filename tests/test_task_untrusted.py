@@ -181,3 +181,16 @@ def test_every_reader_opens_through_the_one_check(tmp_path):
             bridge.read_bytes(str(folder / "linked.xmi"))
     with pytest.raises(InputError, match="is a named pipe"):
         bridge.read_bytes(str(folder / "pipe.xmi"))
+
+
+def test_option_files_are_read_while_a_submission_is_confined(tmp_path):
+    """The shipped dominant ranking (an option's file, read through paths.read_text while the
+    scorer runs confined to the submissions folder) was refused as 'outside the folder'."""
+    from corefkit.converters.paths import confined, read_text
+    from corefkit.passes.dominant import load_ranking
+
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    with confined(folder):
+        assert load_ranking("ud") is not None
+        assert read_text(str(GOLD)).startswith("#begin document")
