@@ -6,7 +6,8 @@ shape of the target:
 * one file (or ``-``) → one file, or a file of the same name inside an existing folder (or a
   target ending in ``/``, created);
 * a folder or a glob → a folder, created when missing, one output file per input file (never a
-  single concatenated file, never over an existing file);
+  single concatenated file, never over an existing file); the files below a folder's
+  subfolders go to the same subfolders of the target;
 * formats that write a folder themselves (MMAX2) take the target folder as a whole.
 
 Each output file is written atomically (:mod:`corefkit.converters.io`), so a file that exists
@@ -216,7 +217,13 @@ def _plan(source: str, target: str, inputs: list[tuple[str, str]], input_format:
     jobs = []
     for file, fmt in inputs:
         out = to or fmt
-        jobs.append(_Job(file, fmt, output_path(file, target, out), out))
+        # a file below a subfolder of the source goes to the same subfolder of the target
+        # (folders are read recursively: gum/dep/X.conllu and gum/coref/X.conllu stay apart)
+        below = os.path.relpath(os.path.dirname(file), source) if os.path.isdir(source) else "."
+        folder = target if below == os.curdir else os.path.join(target, below)
+        if folder != target:
+            _make_folder(folder)
+        jobs.append(_Job(file, fmt, output_path(file, folder, out), out))
     return jobs
 
 

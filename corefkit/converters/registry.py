@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
+from corefkit.converters.folders import Expansion, expand_folder
 from corefkit.converters.io import (
     atomic_directory_output,
     atomic_text_output,
@@ -106,10 +107,25 @@ def guess_format(path: str) -> str:
 
 
 def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> list[tuple[str, str]]:
-    """(file, format) pairs for a file, a directory (its files, sorted) or a glob pattern.
+    """(file, format) pairs for a file, a folder (every file below it, see
+    :mod:`corefkit.converters.folders`) or a glob pattern.
 
-    In a directory, formats that read paths contribute every project file under it (at any
-    depth: an MMAX2 corpus keeps one project per folder); the other formats its own files.
+    A file below a folder that cannot be read (or a folder that cannot be listed) is an error:
+    reading the rest would give a number for part of the input without saying so.
+    """
+    expansion = expand(path, format)
+    for skipped in expansion.unreadable():
+        raise CorefkitError(f"{skipped.path}: cannot be read ({skipped.detail}), so the folder "
+                            f"{expansion.folder} cannot be read whole")
+    return expansion.files
+
+
+def expand(path: str | os.PathLike[str], format: str | None = None) -> Expansion:
+    """What a path names: its files with their formats, and (for a folder) what it skips.
+
+    A folder is walked recursively, the same way for every format and command
+    (:func:`corefkit.converters.folders.expand_folder`); a folder with no file to read is an
+    error that says what it holds instead.
     """
     text = os.fspath(path)
     if text == "-":
@@ -118,52 +134,26 @@ def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> lis
         spec = get(format)
         if not spec.stream:
             raise UsageError(f"format {spec.name} is not a single stream and cannot be read from '-'")
-        return [(text, spec.name)]
+        return Expansion(text, [(text, spec.name)])
     if os.path.isdir(text):
         wanted = get(format) if format is not None else None
-        found = _projects_under(text, wanted)
-        projects = {file for file, _ in found}
-        for name in sorted(os.listdir(text)):
-            full = os.path.join(text, name)
-            if name.startswith(".") or not os.path.isfile(full) or full in projects:
-                continue
-            if wanted is not None:
-                if not wanted.reads_paths and _matches_patterns(wanted, full):
-                    found.append((full, wanted.name))
-                continue
-            try:
-                found.append((full, guess_format(full)))
-            except CorefkitError:
-                continue  # not a file of any known format (README, LICENSE, ...)
-        if not found:
-            what = f"{get(format).name} files" if format else "files of a known format"
-            raise CorefkitError(f"{text}: the directory holds no {what}")
-        return sorted(found)
+        found = expand_folder(text, list(FORMATS.values()), wanted, sniff_text,
+                              _matches_patterns)
+        if not found.files and not found.unreadable():
+            what = f"{wanted.name} files" if wanted is not None else "files of a known format"
+            held = "; ".join(line.strip() for line in found.summary()[1:])
+            raise CorefkitError(f"{text}: the folder holds no {what}"
+                                + (f" ({held})" if held else ""))
+        return found
     if not os.path.exists(text) and any(ch in text for ch in "*?["):
         matches = sorted(p for p in glob.glob(text) if os.path.isfile(p))
         if not matches:
             raise CorefkitError(f"{text}: the pattern matches no file")
-        return [(p, get(format).name if format else guess_format(p)) for p in matches]
+        return Expansion(text, [(p, get(format).name if format else guess_format(p))
+                                for p in matches])
     if not os.path.exists(text):
         raise CorefkitError(f"{text}: no such file or directory")
-    return [(text, get(format).name if format else guess_format(text))]
-
-
-def _projects_under(directory: str, wanted: FormatSpec | None) -> list[tuple[str, str]]:
-    """(project file, format) for every file of a path-reading format under ``directory``."""
-    specs = [s for s in FORMATS.values() if s.reads_paths and (wanted is None or s is wanted)]
-    found: list[tuple[str, str]] = []
-    if not specs:
-        return found
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            full = os.path.join(root, name)
-            for spec in specs:
-                if not name.startswith(".") and _matches_patterns(spec, full):
-                    found.append((full, spec.name))
-                    break
-    return found
+    return Expansion(text, [(text, get(format).name if format else guess_format(text))])
 
 
 # ---------------------------------------------------------------------------- options

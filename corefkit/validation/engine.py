@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from corefkit.converters.io import display_name
+from corefkit.converters.folders import Expansion
 from corefkit.converters.registry import (
-    expand_paths,
+    expand,
     get,
     guess_format,
     own_options,
@@ -78,6 +79,7 @@ class ValidationResult(list):  # list[Finding]
         self.files = 0
         self.documents = 0
         self.stopped = False
+        self.folders: list[Expansion] = []  # the folders read: what each held and skipped
         self.max_errors: int | None = None
 
     @property
@@ -186,13 +188,19 @@ class Run:
         text = os.fspath(path)
         if text == "-" or os.path.isdir(text):
             try:
-                found = expand_paths(text, self.format)
+                found = expand(text, self.format)
             except UsageError:
                 raise
             except CorefkitError as exc:  # a directory with nothing to validate
                 raise UsageError(str(exc)) from None
-            for file, fmt in found:
+            if text != "-":
+                self.result.folders.append(found)
+            for file, fmt in found.files:
                 yield file, fmt, None
+            for skipped in found.unreadable():
+                yield skipped.path, None, self._file_finding(
+                    UNREADABLE, skipped.path, f"cannot read it ({skipped.detail}); the rest "
+                    "of the folder was checked")
             return
         if os.path.isfile(text):
             yield self._one_file(text)
