@@ -134,9 +134,10 @@ def walk(folder: str) -> Iterator[tuple[str, Skipped | None]]:
         for name in sorted(files):
             full = os.path.join(root, name)
             yield full, _entry_problem(full, name, base)
-    while errors:  # the folder itself cannot be listed
+    while errors:  # the last folder listed, or the folder itself
         error = errors.pop()
-        yield folder, Skipped(folder, UNREADABLE, error.strerror or str(error))
+        where = error.filename or folder
+        yield where, Skipped(where, UNREADABLE, error.strerror or str(error))
 
 
 def _inside(path: str, base: str) -> bool:
@@ -236,6 +237,8 @@ def expand_folder(folder: str, specs: list[FormatSpec], wanted: FormatSpec | Non
             expansion.files.append((path, fmt))
         elif skipped is not None:
             expansion.skipped.append(skipped)
+    expansion.files.sort()  # path order, whatever the depth
+    expansion.skipped.sort(key=lambda s: s.path)
     _notify(expansion)
     return expansion
 
