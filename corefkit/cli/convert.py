@@ -43,14 +43,23 @@ def report_losses(report: Any, quiet: bool) -> None:
                    + "; ".join(firsts[(feature, action)]), err=True)
 
 
-def _common(function: Any) -> Any:
+# what --to defaults to, as _plan in corefkit.converters.convert decides it
+CONVERT_TO = ("Output format (default: the format the target's name says, such as .conllu; "
+              "for a folder target, the input format when every input file has the same one; "
+              "otherwise --to is required, also for '-').")
+NORMALIZE_TO = "Output format (default: the format the target's name says, else the input format)."
+
+
+def _common(to_help: str) -> Any:
     """The options convert and normalize share (after their own)."""
+    return lambda function: _with_common(function, to_help)
+
+
+def _with_common(function: Any, to_help: str) -> Any:
     for decorate in reversed([
         click.option("--from", "input_format", default=None,
                      help="Input format (default: detected)."),
-        click.option("--to", "output_format", default=None,
-                     help="Output format (default: from the target's name, else the input "
-                          "format)."),
+        click.option("--to", "output_format", default=None, help=to_help),
         format_options("read", "write"),
         jobs_option,
         click.option("--strict", is_flag=True,
@@ -68,7 +77,7 @@ def _common(function: Any) -> Any:
 @click.argument("target")
 @click.option("--pass", "passes", multiple=True, metavar="NAME[:opt=val,...]",
               help="Apply a normalization pass before writing (repeatable).")
-@_common
+@_common(CONVERT_TO)
 def convert(source: str, target: str, passes: tuple[str, ...], **params: Any) -> None:
     """Convert SOURCE (file, directory, glob or '-') to TARGET (file, directory or '-').
 
@@ -84,7 +93,7 @@ def convert(source: str, target: str, passes: tuple[str, ...], **params: Any) ->
 @click.argument("target")
 @click.option("--pass", "passes", multiple=True, required=True, metavar="NAME[:opt=val,...]",
               help="A pass to apply, in the order given (repeatable).")
-@_common
+@_common(NORMALIZE_TO)
 def normalize(source: str, target: str, passes: tuple[str, ...], **params: Any) -> None:
     """Apply normalization passes to SOURCE and write TARGET (by default in the same format).
 
