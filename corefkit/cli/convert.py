@@ -112,10 +112,6 @@ def _transform(source: str, target: str, passes: list[str], params: dict[str, An
                  output_format=params["output_format"], passes=passes, options=options,
                  lenient=params["lenient"], fail_on_loss=params["strict"],
                  same_format=same_format, jobs=params["jobs"])
-    if quiet:
-        from corefkit.converters.folders import forget
-
-        forget()
     warn(result.warnings, quiet, params["ignore"])
     report_losses(result.report, quiet)
     if not quiet:

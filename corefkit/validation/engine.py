@@ -31,6 +31,7 @@ from corefkit.converters.registry import (
 )
 from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
 from corefkit.model import Document
+from corefkit.model.storage import TOO_LARGE
 from corefkit.validation.checks import (
     ERROR,
     LEVELS,
@@ -64,6 +65,11 @@ register(
           "comments and blank lines)"),
     Check(INVALID_UTF8, 1, ERROR, "the file is not valid UTF-8 (the message gives the byte "
           "offset); convert it to UTF-8", origin="reader"),
+    Check(TOO_LARGE, 1, ERROR,
+          "a document whose mentions cover more token positions in all than corefkit holds "
+          "(corefkit/model/storage.py: 4,000,000, or 100 per token of the document): "
+          "thousands of mentions nested in each other or repeated over long spans",
+          origin="reader"),
 )
 
 STOPPED = "; reading of this file stopped here, the rest of it was not checked"
