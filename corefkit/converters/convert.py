@@ -220,10 +220,10 @@ def _plan(source: str, target: str, inputs: list[tuple[str, str]], input_format:
         # a file below a subfolder of the source goes to the same subfolder of the target
         # (folders are read recursively: gum/dep/X.conllu and gum/coref/X.conllu stay apart)
         below = os.path.relpath(os.path.dirname(file), source) if os.path.isdir(source) else "."
-        folder = target if below == os.curdir else os.path.join(target, below)
-        if folder != target:
-            _make_folder(folder)
-        jobs.append(_Job(file, fmt, output_path(file, folder, out), out))
+        place = target if below == os.curdir else os.path.join(target, below)
+        if place != target:
+            _make_folder(place)
+        jobs.append(_Job(file, fmt, output_path(file, place, out), out))
     return jobs
 
 

@@ -93,7 +93,8 @@ def crossings(mentions: Iterable[Mention], group: Group | None = None, *,
     ``touching=False``: mentions that share only their boundary token (``X)|(X`` in a bracket
     format) do not cross. ``extents``: a discontinuous mention counts as its extent.
     """
-    contiguous, gapped = [], []
+    contiguous: list[Mention] = []
+    gapped: list[Mention] = []
     for mention in mentions:
         if mention.tokens:
             (contiguous if extents or mention.is_contiguous else gapped).append(mention)

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
 from corefkit.scoring.assignment import (
     DENSE_CELLS,
@@ -107,6 +107,7 @@ class SplitItem:
 
 
 Item = Union[Markable, SplitItem]
+H = TypeVar("H", bound=Hashable)
 Clusters = list[list[Item]]
 Aligned = dict[SplitItem, tuple[SplitItem, Fraction]]  # a set -> (its counterpart, δ)
 NO_SET = SplitItem(())  # the partner of every set when the other side has none
@@ -330,14 +331,14 @@ def too_dense(keys: int, responses: int) -> Exception:
         "or score without ceafm and ceafe")
 
 
-def cluster_classes(clusters: Clusters) -> tuple[list[int], list[list[Item]]]:
+def cluster_classes(clusters: Sequence[list[H]]) -> tuple[list[int], list[list[H]]]:
     """Each cluster's class (clusters with the same items, counted, are one class) and one
     cluster of each class."""
-    index: dict[frozenset[tuple[Item, int]], int] = {}
+    index: dict[frozenset[tuple[H, int]], int] = {}
     of: list[int] = []
-    reps: list[list[Item]] = []
+    reps: list[list[H]] = []
     for cluster in clusters:
-        counts: dict[Item, int] = {}
+        counts: dict[H, int] = {}
         for item in cluster:
             counts[item] = counts.get(item, 0) + 1
         signature = frozenset(counts.items())
