@@ -685,6 +685,11 @@ def _inconsistency(command: str, result: dict, results: dict, digest: dict,
         if "documents" in written and _model(written) != _model(digest):
             return (f"{command} wrote an annotation that reads back different from its input "
                     f"({_difference(digest, written)}), without a word")
+    if command in ("score", "analyze", "report") and "documents" in original:
+        words = _words_differ(original, digest)
+        if words:
+            return f"the response's words differ from the key's ({words}), {command} " \
+                   "compared them without a word"
     if command == "score":
         try:
             metrics = json.loads(result["out"])["metrics"]
@@ -711,6 +716,18 @@ def _inconsistency(command: str, result: dict, results: dict, digest: dict,
         if counts.get("documents") != len(docs) or counts.get("tokens", words) < words:
             return (f"stats counts {counts.get('documents')} documents and "
                     f"{counts.get('tokens')} tokens, lenient reading {len(docs)} and {words}")
+    return ""
+
+
+def _words_differ(key: dict, response: dict) -> str:
+    """Where the words of the documents differ (in order), or ''."""
+    keys, responses = key["documents"], response["documents"]
+    if len(keys) != len(responses):
+        return f"{len(keys)} documents in the key, {len(responses)} in the response"
+    for n, (a, b) in enumerate(zip(keys, responses)):
+        if a["text"] != b["text"]:
+            return _difference({"documents": [a]}, {"documents": [b]}).replace(
+                "document 1", f"document {n + 1}").replace("read back", "in the response")
     return ""
 
 
