@@ -575,7 +575,9 @@ class DocumentView:
                     by_head.setdefault(head, []).append(m)
             for subject, mentions in by_head.items():
                 predicate = tree.parent.get(subject)
-                partners = by_head.get(predicate) if predicate is not None else None
+                if predicate is None:
+                    continue
+                partners = by_head.get(predicate)
                 if partners and _base(tree.deprel.get(subject)) == "nsubj" and any(
                         _base(tree.deprel.get(c)) == "cop"
                         for c in tree.children.get(predicate, ())):

@@ -14,6 +14,7 @@ from corefkit.errors import CorefkitError
 from corefkit.scoring.assignment import sparse_max_assignment
 from corefkit.scoring.metrics import split
 from corefkit.scoring.semantics import corefud as cu
+from corefkit.scoring.semantics import overlap_ratio
 
 
 def _best(weights: dict[tuple[int, int], Fraction], rows: int, cols: int) -> Fraction:
@@ -110,7 +111,7 @@ def test_mor_of_a_group_equals_the_dense_assignment(seed):
         group = [(0, i) for i in range(len(keys))] + [(1, j) for j in range(len(responses))]
         weights = {(i, j): Fraction(len(set(k.words) & set(r.words)))
                    for i, k in enumerate(keys) for j, r in enumerate(responses)}
-        assert cu._group_overlap(group, keys, responses) == _best(weights, len(keys),
+        assert overlap_ratio._group_overlap(group, keys, responses) == _best(weights, len(keys),
                                                                   len(responses))
 
 
@@ -118,16 +119,16 @@ def test_mor_of_repeats_on_one_token_is_linear():
     keys = [_mention([0])] * 40_000
     responses = [_mention([0])] * 20_000
     group = [(0, i) for i in range(len(keys))] + [(1, j) for j in range(len(responses))]
-    assert cu._group_overlap(group, keys, responses) == 20_000
+    assert overlap_ratio._group_overlap(group, keys, responses) == 20_000
 
 
 def test_mor_past_the_budget_is_a_clear_error(monkeypatch):
-    monkeypatch.setattr(cu, "OVERLAP_BUDGET", 100)
+    monkeypatch.setattr(overlap_ratio, "OVERLAP_BUDGET", 100)
     keys = [_mention(list(range(0, 40 - i))) for i in range(20)]
     responses = [_mention(list(range(i, 40))) for i in range(20)]
     group = [(0, i) for i in range(20)] + [(1, j) for j in range(20)]
     with pytest.raises(CorefkitError, match="MOR cannot pair 20 key and 20 response"):
-        cu._group_overlap(group, keys, responses)
+        overlap_ratio._group_overlap(group, keys, responses)
 
 
 @pytest.mark.parametrize("seed", range(4))

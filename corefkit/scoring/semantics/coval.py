@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 
 from corefkit.model import IDENTITY, Document, Mention
 from corefkit.scoring.align import AlignedDocument, Alignment, Labeler
-from corefkit.scoring.metrics.split import (
+from corefkit.scoring.ceaf_alignment import (
     OVERLAP_BUDGET,
     class_assignment,
     cluster_classes,
@@ -137,7 +137,7 @@ def _lea(clusters: Clusters, others: Clusters, other: dict[CovalMention, int]
 def _ceafe(key: Clusters, response: Clusters) -> Fraction:
     """Σ φ4 of the best one-to-one entity alignment, solved per connected component; identical
     entities are aligned as classes, so that a mention repeated in many entities costs no
-    quadratic table (:func:`corefkit.scoring.metrics.split.class_assignment`)."""
+    quadratic table (:func:`corefkit.scoring.ceaf_alignment.class_assignment`)."""
     key_class, key_reps = cluster_classes(key)
     response_class, response_reps = cluster_classes(response)
     where: dict[CovalMention, set[int]] = {}
