@@ -5,7 +5,8 @@ memory (issue 22: one 300 KB CoNLL file with 40,000 mentions on one token took 1
 Each *shape* builds a key and a response of size n (about n mentions and n tokens) in
 CoNLL-2012 and CorefUD: n mentions on one token (one entity, or n entities), n mentions nested
 in each other, n crossing mentions, one entity of n mentions, two interleaved chains, n
-singletons, sentences of 500 tokens, one sentence of n tokens, n documents of one token. Each
+singletons, sentences of 500 tokens, one sentence of n tokens (with a flat tree, and with a tree
+n deep), n documents of one token. Each
 *command* (score, validate, stats, convert to two formats, normalize with merge-same-span,
 analyze, report, compare) runs on the shape at n and at 4n, and the growth is checked: CPU time
 and peak memory above the cost of a tiny input of the same shape must grow at most about
@@ -47,6 +48,7 @@ class Doc:
     name: str
     sentences: tuple[int, ...]
     mentions: tuple[Mention, ...]
+    chain: bool = False  # CorefUD: each word depends on the one before (a tree n deep)
 
 
 Shape = Callable[[int, int], list[Doc]]  # (n, variant: 0 key, 1 response) -> documents
@@ -108,6 +110,14 @@ def huge_sentence(n: int, variant: int) -> list[Doc]:
     return [Doc("d", (n,), tuple(((i * 31 + variant) % entities, i, i) for i in range(n)))]
 
 
+def deep_tree(n: int, variant: int) -> list[Doc]:
+    """One sentence of n tokens whose dependency tree is a chain n deep (head finding and tree
+    checks walk it), a mention on each token and a two-token one on every tenth."""
+    mentions = [((i * 7 + variant) % 50, i, i) for i in range(n)]
+    mentions += [(50 + i % 20, i, i + 1) for i in range(0, n - 1, 10)]
+    return [Doc("d", (n,), tuple(mentions), chain=True)]
+
+
 def tiny_documents(n: int, variant: int) -> list[Doc]:
     """n documents of one token and one mention."""
     return [Doc(f"d{i}", (1,), ((i, 0, 0),)) for i in range(n)]  # eids unique per file
@@ -117,7 +127,7 @@ SHAPES: dict[str, Shape] = {
     "one-token-same": one_token_same, "one-token-many": one_token_many, "nested": nested,
     "crossing": crossing, "one-entity": one_entity, "two-chains": two_chains,
     "singletons": singletons, "long-sentences": long_sentences,
-    "huge-sentence": huge_sentence, "tiny-documents": tiny_documents,
+    "huge-sentence": huge_sentence, "deep-tree": deep_tree, "tiny-documents": tiny_documents,
 }
 
 
@@ -173,7 +183,7 @@ def corefud(docs: list[Doc]) -> str:
             forms = [f"w{t + i}" for i in range(length)]
             out.append(f"# sent_id = {doc.name}-{s + 1}\n# text = {' '.join(forms)}\n")
             for i in range(length):
-                head, rel = ("0", "root") if i == 0 else ("1", "dep")
+                head, rel = ("0", "root") if i == 0 else (str(i) if doc.chain else "1", "dep")
                 misc = f"Entity={cells[t]}" if cells[t] else "_"
                 out.append(f"{i + 1}\t{forms[i]}\t{forms[i]}\tNOUN\t_\t_\t{head}\t{rel}\t_\t"
                            f"{misc}\n")
@@ -326,8 +336,8 @@ class Result:
 def run_case(shape: str, fmt: str, command: str, n: int, folder: Path,
              slack: float = 1.6, floor_cpu: float = 0.15, floor_kb: int = 8 * 1024) -> Result:
     costs = []
-    for size in (8, n, 4 * n):
-        key, response = write_inputs(shape, size, fmt, folder)
+    for length in (8, n, 4 * n):
+        key, response = write_inputs(shape, length, fmt, folder)
         costs.append(measure(COMMANDS[command](key, response, folder)))
     base, small, big = costs
     time_growth = ratio(big.cpu, small.cpu, base.cpu, floor_cpu)
