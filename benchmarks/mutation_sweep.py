@@ -430,7 +430,8 @@ def digest(path, fmt):
                  for s in doc.sentences]
         entities = sorted(sorted(repr(m.tokens) for m in doc.mentions_of(e))
                           for e in doc.entities if not e.pseudo)
-        found.append({"words": sum(map(len, words)), "text": " ".join(w for s in words for w in s),
+        found.append({"name": doc.name, "words": sum(map(len, words)),
+                      "text": " ".join(w for s in words for w in s),
                       "entities": entities, "mentions": len(doc.mentions)})
     return {"documents": found}
 
@@ -724,10 +725,14 @@ def _words_differ(key: dict, response: dict) -> str:
     keys, responses = key["documents"], response["documents"]
     if len(keys) != len(responses):
         return f"{len(keys)} documents in the key, {len(responses)} in the response"
+    by_name = {d.get("name"): d for d in responses}
+    if len(by_name) == len(responses) and all(d.get("name") in by_name for d in keys):
+        responses = [by_name[d.get("name")] for d in keys]  # paired by name, as scoring pairs
     for n, (a, b) in enumerate(zip(keys, responses)):
         if a["text"] != b["text"]:
             return _difference({"documents": [a]}, {"documents": [b]}).replace(
-                "document 1", f"document {n + 1}").replace("read back", "in the response")
+                "document 1", f"document {a.get('name', n + 1)!r}").replace(
+                "read back", "in the response")
     return ""
 
 
