@@ -4,9 +4,11 @@ Every command that takes a folder reads it through :func:`expand_folder`: the wa
 and the same for every format. Each regular file below the folder is either read as one format
 (its content says which, else a name only that format uses; formats/README.md, "Detecting the
 format") or skipped with a reason the summary shows: documentation and licence files, the parts
-of a multi-file document (an MMAX2 project's base data and markables, a brat ``.txt``),
+of a multi-file document (an MMAX2 project's base data and markables, a brat ``.txt``, the
+UIMA type system a CAS file is read with),
 compressed files, files of no known format, files whose only clue is an extension several
-formats share (``.tsv``), hidden entries, pipes and devices.
+formats share (``.tsv``: GAP, WebAnno TSV and other tables, told apart by their content),
+hidden entries, pipes and devices.
 
 The walk is safe on untrusted folders: it never follows a symbolic link to a folder (so it
 cannot loop, and a link to a folder inside is read where that folder lies) and never follows a
@@ -28,9 +30,14 @@ from corefkit.converters.base import FormatSpec
 
 SNIFF_BYTES = 64 * 1024
 
+# whether a format's name patterns match a path (third argument: the format was named, so its
+# named_patterns count too)
+Named = Callable[[FormatSpec, str, bool], bool]
+
 # the reasons a file is skipped, in the order the summary lists them
 DOCUMENTATION = "documentation or licence"
-PART = "part of a multi-file document (read through its project or .ann file)"
+PART = ("part of a multi-file document (read through its MMAX2 project, brat .ann or UIMA CAS "
+        "file)")
 COMPRESSED = "compressed (decompress it to read it)"
 UNKNOWN = "no known format"
 AMBIGUOUS = "no known format (an extension other kinds of file share)"
@@ -173,18 +180,21 @@ def is_documentation(name: str) -> bool:
 
 
 def classify(path: str, specs: list[FormatSpec], wanted: FormatSpec | None,
-             sniff: Callable[[str], str | None], named: Callable[[FormatSpec, str], bool]
+             sniff: Callable[[str], str | None], named: Named
              ) -> tuple[str | None, Skipped | None]:
     """The format a regular file is read as, or why it is skipped.
 
     ``sniff`` gives the format a file's head shows, ``named`` says whether a format's name
-    patterns match. The content decides first; then a name that one format uses and no other
+    patterns match (with its third argument, also the patterns taken only when the format is
+    named, :attr:`FormatSpec.named_patterns`: ``*.txt`` for text2text). The content decides first; then a name that one format uses and no other
     (not an extension a format shares, see :attr:`FormatSpec.shared_extension`). With
     ``wanted`` (``--from``), a file is read when its content is that format's or says nothing
-    and its name is that format's; a file of another format is skipped.
+    and its name is that format's (for a shared extension, the content must say so: such a
+    format's files start with a header); a file of another format is skipped.
     """
     name = os.path.basename(path)
-    by_name = [s for s in specs if named(s, path)]
+    by_name = [s for s in specs if named(s, path, False)]
+    wanted_by_name = wanted is not None and named(wanted, path, True)
     if not by_name:
         if is_documentation(name):
             return None, Skipped(path, DOCUMENTATION)
@@ -194,7 +204,7 @@ def classify(path: str, specs: list[FormatSpec], wanted: FormatSpec | None,
         with open(path, "rb") as handle:
             head = handle.read(SNIFF_BYTES).decode("utf-8", errors="replace")
     except OSError as exc:
-        if by_name and (wanted is None or wanted in by_name):
+        if wanted_by_name or (wanted is None and by_name):
             return (wanted or by_name[0]).name, None  # its reader reports the problem
         return None, Skipped(path, UNREADABLE, exc.strerror or str(exc))
     for spec in specs:
@@ -206,7 +216,10 @@ def classify(path: str, specs: list[FormatSpec], wanted: FormatSpec | None,
             return None, Skipped(path, OTHER_FORMAT, found)
         return found, None
     if wanted is not None:
-        if wanted in by_name:
+        if wanted_by_name and wanted.shared_extension:
+            # a header the format requires is missing: one of the extension's other tables
+            return None, Skipped(path, AMBIGUOUS, _extension(name))
+        if wanted_by_name:
             return wanted.name, None
         return None, Skipped(path, UNKNOWN if not by_name else OTHER_FORMAT,
                              by_name[0].name if by_name else _extension(name))
@@ -225,7 +238,7 @@ def _extension(name: str) -> str:
 
 def expand_folder(folder: str, specs: list[FormatSpec], wanted: FormatSpec | None,
                   sniff: Callable[[str], str | None],
-                  named: Callable[[FormatSpec, str], bool]) -> Expansion:
+                  named: Named) -> Expansion:
     """Every file below ``folder``, read as a format or skipped with its reason."""
     expansion = Expansion(folder)
     for path, problem in walk(folder):

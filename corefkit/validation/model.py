@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from corefkit.model import Document, Entity, Mention
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.model.overlaps import crossings, more
-from corefkit.validation.plugins import (
+from corefkit.checks.plugins import (
     FileChecks,
     FormatPlugin,
     Incident,
@@ -24,6 +21,9 @@ from corefkit.validation.plugins import (
     mention_incident,
     mention_text,
 )
+from corefkit.checks.registry import ERROR, WARNING, Check, register
+from corefkit.model import Document, Entity, Mention
+from corefkit.model.overlaps import crossings, more
 
 NO_TOKENS = "mention.no-tokens"
 SAME_SPAN_SAME_ENTITY = "mention.same-span-same-entity"

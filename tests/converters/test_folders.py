@@ -26,40 +26,48 @@ CORPORA = SHARED / "corpora"
 
 # files read per format in each corpus folder (README counts: GUM 46 documents in four
 # exports, LitBank 10, LCC 30, CODI-CRAC 3 files, corefud-zeros 3 treebanks, MMAX2 13
-# projects, jsonlines/README.md's seven samples); the folders of formats corefkit does not
-# read yet (WebAnno TSV, XMI, text2text) read nothing
+# projects, jsonlines/README.md's seven samples; webanno-tsv/gum the 46 GUM sources;
+# inception/README.md: coref.tsv and the suite's 4 TSV + 4 XMI pairs, Text_1804.xmi and the
+# three annotators' Cato-*.xmi.gz; llm-text2text/README.md: gold 30 .txt + 30 .seq.txt + 6
+# .zero.txt + 6 .seq.zero.txt and 30 + 6 .json, blind 30 + 6 .json, 7 kinds of responses, 6
+# cleaned runs, one multi-document text; system-outputs: the stanza CoNLL-U and fastcoref's
+# two jsonlines)
 READ = {
     "codi-crac22": {"ua-exploded": 3},
     "corefud-zeros": {"corefud": 3},
     "gum": {"conll2012": 92, "corefud": 92},
-    "inception": {},
+    "inception": {"webanno-tsv": 5, "uima-cas": 8},
     "jsonlines": {"conll2012": 1, "gap": 2, "jsonlines": 8},
     "lcc": {"lcc": 30},
     "litbank": {"conll2012": 10},
     "litbank-brat": {"brat": 10},
-    "llm-text2text": {},
+    "llm-text2text": {"text2text": 411, "text2text-json": 72},
     "mmax2": {"mmax2": 13},
     "system-outputs": {"corefud": 1, "jsonlines": 2},
-    "webanno-tsv": {},
+    "webanno-tsv": {"webanno-tsv": 46},
 }
 # what is skipped, per reason, in the same folders
 SKIPPED = {
     "codi-crac22": {folders.DOCUMENTATION: 1},
+    # each treebank's README, source README and licence; its .doclist.txt and .convert.json
     "corefud-zeros": {folders.DOCUMENTATION: 7, folders.UNKNOWN: 6},
     "gum": {folders.DOCUMENTATION: 2},
-    "inception": {folders.DOCUMENTATION: 2, folders.COMPRESSED: 6, folders.UNKNOWN: 10,
-                  folders.AMBIGUOUS: 5},
+    # the five UIMA type systems are part of the CAS files beside them; the gzipped CoNLL
+    "inception": {folders.DOCUMENTATION: 2, folders.COMPRESSED: 3, folders.PART: 5},
     "jsonlines": {folders.DOCUMENTATION: 10},
     "lcc": {folders.DOCUMENTATION: 1},
     "litbank": {folders.DOCUMENTATION: 2},
     # each .txt is the text of the .ann of the same name
     "litbank-brat": {folders.DOCUMENTATION: 1, folders.PART: 10},
-    # 465 .txt and 79 .json texts of the LLM track, 271 .entity.tsv tables
-    "llm-text2text": {folders.DOCUMENTATION: 1, folders.UNKNOWN: 544, folders.AMBIGUOUS: 271},
+    # a .txt is text2text only when its content shows tags (without --from): the 36 blind
+    # texts, 16 damaged answers whose head has none, doclist.txt and multidoc/newline.txt; the
+    # 7 report.json; 271 .entity.tsv tables
+    "llm-text2text": {folders.DOCUMENTATION: 1, folders.UNKNOWN: 61, folders.AMBIGUOUS: 271},
     # every project's base data, markables, DTDs, schemes, styles and common paths
     "mmax2": {folders.DOCUMENTATION: 3, folders.PART: 85},
     "system-outputs": {folders.DOCUMENTATION: 11, folders.UNKNOWN: 8},
-    "webanno-tsv": {folders.DOCUMENTATION: 1, folders.AMBIGUOUS: 47},
+    # counts.tsv, a table of the README's counts
+    "webanno-tsv": {folders.DOCUMENTATION: 1, folders.AMBIGUOUS: 1},
 }
 
 
@@ -92,7 +100,7 @@ def test_the_whole_tree_reads_every_corpus():
     for counts in READ.values():
         total.update(counts)
     assert found.counts() == total
-    assert sum(found.counts().values()) == 267
+    assert sum(found.counts().values()) == 267 + 13 + 483 + 46
     skipped: Counter[str] = Counter()
     for counts in SKIPPED.values():
         skipped.update(counts)
@@ -124,9 +132,12 @@ def test_validate_the_whole_tree_says_what_it_read_and_skipped():
     # before: 23 "files" (brat and MMAX2 only), nothing said of the rest
     done = _run("validate", "--level", "1", "--include-only", "file.*", str(CORPORA))
     assert "Traceback" not in done.stderr
-    assert "corefkit validate: 267 files" in done.stdout
-    assert ("read 267 files (10 brat, 103 conll2012, 96 corefud, 2 gap, 10 jsonlines, 30 lcc, "
-            "13 mmax2, 3 ua-exploded); skipped 1034 files") in done.stdout
+    assert "corefkit validate: 809 files" in done.stdout
+    assert ("read 809 files (10 brat, 103 conll2012, 96 corefud, 2 gap, 10 jsonlines, 30 lcc, "
+            "13 mmax2, 411 text2text, 72 text2text-json, 3 ua-exploded, 8 uima-cas, "
+            "51 webanno-tsv); skipped 492 files") in done.stdout
+    # the CAS files of inception/ are read with a type system of another name: each says so
+    assert "8 errors" in done.stdout and done.stdout.count("cas.no-typesystem") == 9
     for reason in (folders.DOCUMENTATION, folders.PART, folders.COMPRESSED, folders.UNKNOWN,
                    folders.AMBIGUOUS):
         assert f", {reason}" in done.stdout
@@ -172,6 +183,70 @@ def test_from_reads_the_named_format_and_skips_the_others(tmp_path):
     other = [s for s in found.skipped if s.path.endswith("other.conllu")]
     assert other == [folders.Skipped(str(corpus / "a" / "other.conllu"), folders.OTHER_FORMAT,
                                      "corefud")]
+
+
+INCEPTION = CORPORA / "inception"
+GAP = CORPORA / "jsonlines" / "gap"
+
+
+def test_a_tsv_is_read_as_the_format_its_content_shows(tmp_path):
+    # WebAnno TSV and GAP share *.tsv: the header decides, a table of neither is skipped
+    corpus = tmp_path / "tsv"
+    corpus.mkdir()
+    shutil.copy(INCEPTION / "tsv3" / "coref.tsv", corpus / "coref.tsv")
+    gap = sorted(GAP.glob("*.tsv"))[0]
+    shutil.copy(gap, corpus / "gap.tsv")
+    (corpus / "table.tsv").write_text("a\tb\n1\t2\n")
+    found = expand(corpus)
+    assert found.files == [(str(corpus / "coref.tsv"), "webanno-tsv"),
+                           (str(corpus / "gap.tsv"), "gap")]
+    assert found.skipped == [folders.Skipped(str(corpus / "table.tsv"), folders.AMBIGUOUS,
+                                             ".tsv")]
+    only = expand(corpus, "webanno-tsv")
+    assert only.files == [(str(corpus / "coref.tsv"), "webanno-tsv")]
+    assert [(os.path.basename(s.path), s.reason) for s in only.skipped] == [
+        ("gap.tsv", folders.OTHER_FORMAT), ("table.tsv", folders.AMBIGUOUS)]
+
+
+def test_a_type_system_is_part_of_its_cas_files(tmp_path):
+    # INCEpTION exports each document's XMI beside the TypeSystem.xml it is read with
+    corpus = tmp_path / "export"
+    corpus.mkdir()
+    source = INCEPTION / "xmi-webanno-creta"
+    shutil.copy(source / "Text_1804.xmi", corpus / "Text_1804.xmi")
+    shutil.copy(source / "dkpro-coref.xml", corpus / "TypeSystem.xml")
+    (corpus / "notes.xml").write_text("<notes>not a type system</notes>\n")
+    found = expand(corpus)
+    assert found.files == [(str(corpus / "Text_1804.xmi"), "uima-cas")]
+    assert found.skipped == [
+        folders.Skipped(str(corpus / "TypeSystem.xml"), folders.PART, "uima-cas"),
+        folders.Skipped(str(corpus / "notes.xml"), folders.UNKNOWN, ".xml")]
+    assert "skipped 1, part of a multi-file document" in "\n".join(found.summary())
+
+
+def test_inception_folder_by_format():
+    tsv = expand(INCEPTION, "webanno-tsv")
+    assert tsv.counts() == Counter({"webanno-tsv": 5})
+    cas = expand(INCEPTION, "uima-cas")
+    assert cas.counts() == Counter({"uima-cas": 8})  # 4 suite XMI, Text_1804, 3 Cato-*.xmi.gz
+    assert sorted(s.path for s in cas.skipped if s.reason == folders.PART) == sorted(
+        str(p) for p in INCEPTION.rglob("*.xml"))
+
+
+def test_llm_answers_are_text2text_by_their_tags_or_when_named():
+    llm = CORPORA / "llm-text2text"
+    # seven kinds of simulated answers, 186 .txt: without --from, 16 damaged ones whose
+    # head shows no tag are no known format; named, every one is read
+    answers = expand(llm / "responses")
+    assert answers.counts() == Counter({"text2text": 170})
+    named = expand(llm / "responses", "text2text")
+    assert named.counts() == Counter({"text2text": 186})
+    assert Counter(s.reason for s in named.skipped) == Counter({folders.UNKNOWN: 7})  # reports
+    # the blind inputs: 36 untagged .txt (read when named) and 36 JSON with null clusters
+    blind = expand(llm / "blind", "text2text")
+    assert blind.counts() == Counter({"text2text": 36})
+    assert {s.detail for s in blind.skipped} == {"text2text-json"}
+    assert expand(llm / "blind").counts() == Counter({"text2text-json": 36})
 
 
 def test_no_link_is_followed_out_of_the_folder(tmp_path):

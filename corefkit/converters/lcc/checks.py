@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from corefkit.model import Document, Mention
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.model.overlaps import crossings, more, nested_in_own_group
-from corefkit.validation.plugins import (
+from corefkit.checks.plugins import (
     FileChecks,
     FormatPlugin,
     Incident,
@@ -22,6 +19,9 @@ from corefkit.validation.plugins import (
     mention_incident,
     mention_text,
 )
+from corefkit.checks.registry import ERROR, WARNING, Check, register
+from corefkit.model import Document, Mention
+from corefkit.model.overlaps import crossings, more, nested_in_own_group
 
 FORMAT = "lcc"
 OVERLAPPING = "lcc.overlapping-mentions"

@@ -20,7 +20,7 @@ from corefkit.scoring.ceaf_alignment import OVERLAP_BUDGET
 from corefkit.scoring.metrics.standard import Counts
 
 if TYPE_CHECKING:
-    from corefkit.scoring.semantics.corefud import Position, UDMention
+    from corefkit.scoring.semantics.corefud_model import Position, UDMention
 
 
 def mention_overlap(keys: list[UDMention], responses: list[UDMention]) -> Counts:
