@@ -3,7 +3,8 @@
 memory (issue 22: one 300 KB CoNLL file with 40,000 mentions on one token took 18 s and 2.5 GB).
 
 Each *shape* builds a key and a response of size n (about n mentions and n tokens) in
-CoNLL-2012 and CorefUD: n mentions on one token (one entity, or n entities), n mentions nested
+CoNLL-2012, CorefUD, WebAnno TSV and the LLM track's text2text (the last two written by
+corefkit's writers): n mentions on one token (one entity, or n entities), n mentions nested
 in each other, n crossing mentions, one entity of n mentions, two interleaved chains, n
 singletons, sentences of 500 tokens, one sentence of n tokens (with a flat tree, and with a tree
 n deep), n documents of one token. Each
@@ -192,19 +193,53 @@ def corefud(docs: list[Doc]) -> str:
     return "".join(out)
 
 
+def text2text(docs: list[Doc]) -> str:
+    """The LLM track's linear text: one document per line, ``word|tag,tag`` where the word
+    opens (``[e1``), closes (``e1]``) or is (``[e1]``) a mention."""
+    out = []
+    for doc in docs:
+        cells = _cells(doc, lambda e: f"[e{e + 1}", lambda e: f"e{e + 1}]",
+                       lambda e: f"[e{e + 1}]", ",")
+        out.append(" ".join(f"w{t}|{cell}" if cell else f"w{t}" for t, cell in enumerate(cells))
+                   + "\n")
+    return "".join(out)
+
+
 FORMATS: dict[str, tuple[str, Callable[[list[Doc]], str]]] = {
-    "conll2012": (".conll", conll2012), "corefud": (".conllu", corefud)}
+    "conll2012": (".conll", conll2012), "corefud": (".conllu", corefud),
+    "text2text": (".t2t.txt", text2text)}
+# formats whose shapes corefkit's own writer makes from the CorefUD rendering (its cost is
+# measured with them: a quadratic writer makes the inputs slow to build): the annotation
+# tools' WebAnno TSV
+WRITTEN: dict[str, str] = {"webanno-tsv": ".tsv"}
+ALL_FORMATS = [*FORMATS, *WRITTEN]
+ONE_DOCUMENT_PER_FILE = {"webanno-tsv"}  # no tiny-documents shape
 
 
 def write_inputs(shape: str, n: int, fmt: str, folder: Path) -> tuple[Path, Path]:
     """The key and response files of a shape at size n in a format."""
-    extension, render = FORMATS[fmt]
     paths = []
     for variant, side in enumerate(("key", "response")):
-        path = folder / f"{shape}-{n}-{side}{extension}"
-        path.write_text(render(SHAPES[shape](n, variant)), encoding="utf-8")
+        docs = SHAPES[shape](n, variant)
+        if fmt in WRITTEN:
+            path = folder / f"{shape}-{n}-{side}{WRITTEN[fmt]}"
+            _written(docs, fmt, path)
+        else:
+            extension, render = FORMATS[fmt]
+            path = folder / f"{shape}-{n}-{side}{extension}"
+            path.write_text(render(docs), encoding="utf-8")
         paths.append(path)
     return paths[0], paths[1]
+
+
+def _written(docs: list[Doc], fmt: str, path: Path) -> None:
+    """A shape written by corefkit's writer of ``fmt`` from its CorefUD rendering."""
+    import corefkit
+
+    source = path.with_name(path.name + ".source.conllu")
+    source.write_text(corefud(docs), encoding="utf-8")
+    corefkit.write(corefkit.read(source, "corefud", lenient=True), path, fmt)
+    source.unlink()
 
 
 # ---------------------------------------------------------------------------- commands
@@ -352,6 +387,8 @@ def cases(shapes: list[str], formats: list[str], commands: list[str]
           ) -> Iterator[tuple[str, str, str]]:
     for shape in shapes:
         for fmt in formats:
+            if fmt in ONE_DOCUMENT_PER_FILE and len(SHAPES[shape](1, 0)) > 1:
+                continue
             for command in commands:
                 yield shape, fmt, command
 
@@ -360,7 +397,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=4000, help="the smaller size (default 4000)")
     parser.add_argument("--shape", action="append", choices=sorted(SHAPES))
-    parser.add_argument("--format", action="append", choices=sorted(FORMATS))
+    parser.add_argument("--format", action="append", choices=sorted(ALL_FORMATS))
     parser.add_argument("--command", action="append", choices=sorted(COMMANDS))
     parser.add_argument("--slack", type=float, default=1.6)
     args = parser.parse_args()
@@ -368,7 +405,7 @@ def main() -> int:
     print(f"{'shape':<16}{'format':<11}{'command':<19}{'cpu n':>8}{'cpu 4n':>9}{'x':>6}"
           f"{'MB n':>8}{'MB 4n':>8}{'x':>6}  exit")
     with tempfile.TemporaryDirectory(prefix="corefkit-scaling-") as scratch:
-        for shape, fmt, command in cases(args.shape or list(SHAPES), args.format or list(FORMATS),
+        for shape, fmt, command in cases(args.shape or list(SHAPES), args.format or ALL_FORMATS,
                                          args.command or list(COMMANDS)):
             result = run_case(shape, fmt, command, args.n, Path(scratch), args.slack)
             failed += not result.ok
