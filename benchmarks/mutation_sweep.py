@@ -78,7 +78,8 @@ FAILURES = CLASSES[4:]
 # the format each converts to: one that holds what the sample has, else the loss is reported
 CONVERT_TO = {"conll2012": ".conllu", "corefud": ".conll", "ua-exploded": ".conllu",
               "lcc": ".conllu", "mmax2": ".conllu", "jsonlines": ".conll", "brat": ".conll",
-              "gap": ".jsonlines"}
+              "gap": ".jsonlines", "webanno-tsv": ".conllu", "uima-cas": ".conllu",
+              "text2text": ".conllu", "text2text-json": ".conllu"}
 
 
 # ============================================================================ samples
@@ -102,16 +103,55 @@ def samples() -> dict[str, fuzz.Sample]:
                      ("masque.txt", (brat / "1064_the_masque_of_the_red_death_brat.txt")
                       .read_bytes())), "masque.ann"),
     ]
+    tsv, llm = CORPORA / "webanno-tsv/gum", CORPORA / "llm-text2text/gold"
+    suite = CORPORA / "inception/tsv3-suite"
+    extra += [
+        fuzz.Sample("gum-tsv", "webanno-tsv", (("poetry.tsv", (tsv / "GENTLE_poetry_death.tsv")
+                                                 .read_bytes()),), "poetry.tsv"),
+        fuzz.Sample("tsv3-stacked", "webanno-tsv",
+                    (("stacked.tsv", (suite / "testStackedChain/reference.tsv").read_bytes()),),
+                    "stacked.tsv"),
+        _cas_sample(found["gum-poetry"]),
+        fuzz.Sample("llm-poetry", "text2text",
+                    (("poetry.t2t.txt", (llm / "GENTLE_poetry_death.seq.txt").read_bytes()),),
+                    "poetry.t2t.txt"),
+        fuzz.Sample("llm-proof", "text2text",
+                    (("proof.t2t.txt", (llm / "GENTLE_proof_five.seq.txt").read_bytes()),),
+                    "proof.t2t.txt"),
+        fuzz.Sample("llm-poetry-json", "text2text-json",
+                    (("poetry.t2t.json", (llm / "GENTLE_poetry_death.json").read_bytes()),),
+                    "poetry.t2t.json"),
+    ]
     found.update({s.name: s for s in extra})
     return found
 
 
+def _cas_sample(source: fuzz.Sample) -> fuzz.Sample:
+    """A UIMA CAS export (one XMI and its TypeSystem.xml, INCEpTION's layout) of a real
+    CorefUD sample, written by corefkit's XMI writer: the corpora's XMI files need type
+    systems under other names (their README), which a mutated folder would not keep."""
+    import corefkit
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        fuzz._write(folder / "source", dict(source.files))
+        corefkit.write(corefkit.read(folder / "source" / source.main, "corefud"),
+                       folder / "cas", "uima-cas")
+        files = {p.name: p.read_bytes() for p in sorted((folder / "cas").iterdir())}
+    main = next(name for name in files if name.endswith(".xmi"))
+    files[main] = files[main].replace(b"><", b">\n<")  # one element a line: lines to break
+    return fuzz.Sample("gum-poetry-cas", "uima-cas", tuple(sorted(files.items())), main)
+
+
 def sample_names(fmt: str) -> list[str]:
     return {"jsonlines": ["spanbert", "preco"], "gap": ["gap"],
-            "brat": ["litbank-brat"]}.get(fmt) or fuzz.sample_names(fmt)
+            "brat": ["litbank-brat"], "webanno-tsv": ["gum-tsv", "tsv3-stacked"],
+            "uima-cas": ["gum-poetry-cas"], "text2text": ["llm-poetry", "llm-proof"],
+            "text2text-json": ["llm-poetry-json"]}.get(fmt) or fuzz.sample_names(fmt)
 
 
-FORMATS = ("conll2012", "corefud", "ua-exploded", "lcc", "mmax2", "jsonlines", "brat", "gap")
+FORMATS = ("conll2012", "corefud", "ua-exploded", "lcc", "mmax2", "jsonlines", "brat", "gap",
+           "webanno-tsv", "uima-cas", "text2text", "text2text-json")
 
 
 # ============================================================================ mutation kinds
@@ -188,7 +228,8 @@ def line_kinds(fmt: str) -> list[Kind]:
              Kind("line: blank line inserted", "line", _main_bytes(_blank_line)),
              Kind("line: the file twice", "line", _op("concat", at=0.0)),
              Kind("line: the file and half of it", "line", _op("concat", at=0.5))]
-    if fmt in ("conll2012", "corefud", "ua-exploded", "brat", "gap", "jsonlines"):
+    if fmt in ("conll2012", "corefud", "ua-exploded", "brat", "gap", "jsonlines",
+               "webanno-tsv"):
         kinds += [Kind("line: sentence deleted", "line", _op("del-block")),
                   Kind("line: sentence duplicated", "line", _op("dup-block")),
                   Kind("line: sentences swapped", "line", _op("swap-blocks"))]
@@ -207,13 +248,20 @@ STRUCTURE = {
     "jsonlines": ["{"],
     "brat": ["T", "R", "*"],
     "gap": ["ID\t"],
+    "webanno-tsv": ["#FORMAT", "#T_", "#Sentence.id", "#Text", "blank"],
+    "uima-cas": ["<cas:Sofa", "<cas:View", "<type:DocumentMetaData", "<type0:Sentence",
+                 "<type0:Token", "<type1:CoreferenceChain", "<type1:CoreferenceLink"],
+    "text2text": [],
+    "text2text-json": ['"doc_id"', '"tokens"', '"clusters_token_offsets"',
+                       '"clusters_text_mentions"'],
 }
 
 
 def _delete_matching(prefix: str, number: int
                      ) -> Callable[[dict[str, bytes], fuzz.Sample, random.Random], None]:
     def apply(files: dict[str, bytes], sample: fuzz.Sample, rng: random.Random) -> None:
-        for name in sample.mutable if len(sample.files) > 1 else [sample.main]:
+        names = (sample.mutable or [sample.main]) if len(sample.files) > 1 else [sample.main]
+        for name in names:
             lines = files[name].splitlines(keepends=True)
             marked = [i for i, line in enumerate(lines)
                       if (not line.strip() if prefix == "blank"
@@ -225,7 +273,8 @@ def _delete_matching(prefix: str, number: int
     return apply
 
 
-COLUMNS = {"conll2012": 5, "corefud": 10, "ua-exploded": 12, "brat": 3, "gap": 11}
+COLUMNS = {"conll2012": 5, "corefud": 10, "ua-exploded": 12, "brat": 3, "gap": 11,
+           "webanno-tsv": 5}
 COLUMN_PIECES = ["", "_", "-1", "99999", "x y", "(", "\u00a0"]
 
 
@@ -270,17 +319,30 @@ PIECES = {**fuzz.PIECES,
                         '{"x": 1}', "1e400", "[1.5, 2]", '"0"', "[3, -2]"],
           "brat": ["T1", "T99", "R1", "*", "Coref", "0", "-1", "99999", "1 2", "5 3", ";", "\t",
                    "PROP_PER", "x-1", ":", "Arg1:T1", "#1", " ", ""],
-          "gap": ["TRUE", "FALSE", "true", "", "-1", "0", "99999", "x", "He", "\t", "A", "_"]}
+          "gap": ["TRUE", "FALSE", "true", "", "-1", "0", "99999", "x", "He", "\t", "A", "_"],
+          "webanno-tsv": ["[", "]", "[1]", "[99]", "|", "*", "_", "->", "1-1", "1-99", "99-1",
+                          "\\", "\t", "0-0", "5-2", "*->1-1", "#", "", "-1", "1.1"],
+          "text2text": ["[", "]", "|", ",", "[e1", "e1]", "[e1]", "[e99", "e99]", "e", "[]",
+                        "|[e1", "[e1,e1]", "##", "x", "", " ", "\t", "[e0]", "[e-1"],
+          "uima-cas": ["", "0", "-1", "99999", "x", "1 2", "5", "Coref", "\u00b2", "<",
+                       "&", '"'],
+          "text2text-json": ["null", "true", "-1", "0", "1", "10000000", "1.5", '"x"', '""',
+                             "[]", "{}", "[0]", "[0, 1]", "[-5, 3]", "[[0, 1]]",
+                             "[[[0, 0], [0, 0]]]", '{"x": 1}', "1e400", "[1.5, 2]", '"0"',
+                             "[3, -2]"]}
 SYNTAX = {**fuzz.SYNTAX,
           "brat": rb"\bT\d+|\bR\d+|\d+|;|[A-Z]+_[A-Z]+|\S+-\d+|Arg\d:",
-          "gap": rb"TRUE|FALSE|\d+"}
+          "gap": rb"TRUE|FALSE|\d+",
+          "webanno-tsv": rb"\[\d+\]|\d+-\d+(?:\.\d+)?|->|\||\*|_|\\",
+          "text2text": rb"\[e\d+|e\d+\]|\||,|\[|\]",
+          "uima-cas": rb'\b(?:xmi:id|sofa|begin|end|first|next|members)="[^"]*"|/>|<[\w:]+'}
 
 
 def structure_kinds(fmt: str) -> list[Kind]:
     """The annotation syntax: each match deleted or doubled; each breaker put in place of
     one, or before one (JSON: every value set to each breaker, deleted or doubled; XML: every
     attribute value set to each breaker)."""
-    if fmt in ("lcc", "jsonlines"):
+    if fmt in ("lcc", "jsonlines", "text2text-json"):
         kinds = [Kind(f"structure: JSON value set to {p}", "structure", _json(p, 0))
                  for p in PIECES[fmt]]
         kinds += [Kind("structure: JSON member deleted", "structure", _json("0", 1)),
@@ -289,9 +351,12 @@ def structure_kinds(fmt: str) -> list[Kind]:
         if fmt == "lcc":
             kinds.append(Kind("structure: layer content cut", "structure", _op("json-cut")))
         return kinds
-    if fmt == "mmax2":
+    if fmt in ("mmax2", "uima-cas"):
         kinds = [Kind(f"structure: attribute value set to {p!r}", "structure",
                       _op("value", p)) for p in PIECES[fmt]]
+        if fmt == "uima-cas":  # the CAS's references and offsets, elements and ends
+            return kinds + [Kind("structure: markup deleted", "structure", _annot(fmt, 0, "")),
+                            Kind("structure: markup doubled", "structure", _annot(fmt, 2, ""))]
         return kinds + [Kind("structure: markup deleted", "structure", _op("annot", n2=0)),
                         Kind("structure: markup doubled", "structure", _op("annot", n2=2))]
     kinds = [Kind("structure: annotation piece deleted", "structure", _annot(fmt, 0, "")),
@@ -330,7 +395,7 @@ def _json(piece: str, action: int) -> Callable[[dict[str, bytes], fuzz.Sample, r
     """A JSON value of the file (LCC), or of one line (jsonlines), changed."""
     def apply(files: dict[str, bytes], sample: fuzz.Sample, rng: random.Random) -> None:
         n1 = rng.randrange(10**6)
-        if sample.format == "lcc":
+        if sample.format in ("lcc", "text2text-json"):  # one JSON value in the file
             files[sample.main] = fuzz._mutate_json(files[sample.main], "json", n1, action, piece)
             return
         lines = files[sample.main].splitlines(keepends=True)
@@ -551,7 +616,7 @@ def commands(fmt: str, path: Path, original: Path, scratch: Path) -> list[tuple[
 
 def _normalized(scratch: Path, fmt: str, path: Path) -> str:
     """Where ``normalize`` writes: a folder for the formats that write one."""
-    if fmt in ("mmax2", "brat"):
+    if fmt in ("mmax2", "brat", "uima-cas"):
         return str(scratch / "norm-project")
     return str(scratch / "norm") + "".join(path.suffixes)
 
@@ -599,7 +664,19 @@ class Tally:
 
 
 def _warned(result: dict) -> bool:
-    return bool(re.search(r"warning|not carried over|repaired|dropped", result["err"]))
+    return bool(re.search(r"warning|not carried over|repaired|dropped", result["err"])) \
+        or _aligned_with_changes(result)
+
+
+def _aligned_with_changes(result: dict) -> bool:
+    """A score whose report says the response was aligned to the key's words and what
+    differed (formats that bring their own text, such as an LLM's answer)."""
+    try:
+        totals = json.loads(result["out"]).get("alignment", {}).get("totals", {})
+    except (ValueError, AttributeError):
+        return False
+    return any(totals.get(k) for k in ("words_replaced", "words_inserted", "words_deleted",
+                                       "tokens_split", "tokens_merged", "mentions_unaligned"))
 
 
 def _findings(result: dict) -> list[dict]:

@@ -402,14 +402,14 @@ def main() -> int:
     parser.add_argument("--slack", type=float, default=1.6)
     args = parser.parse_args()
     failed = 0
-    print(f"{'shape':<16}{'format':<11}{'command':<19}{'cpu n':>8}{'cpu 4n':>9}{'x':>6}"
+    print(f"{'shape':<16}{'format':<13}{'command':<19}{'cpu n':>8}{'cpu 4n':>9}{'x':>6}"
           f"{'MB n':>8}{'MB 4n':>8}{'x':>6}  exit")
     with tempfile.TemporaryDirectory(prefix="corefkit-scaling-") as scratch:
         for shape, fmt, command in cases(args.shape or list(SHAPES), args.format or ALL_FORMATS,
                                          args.command or list(COMMANDS)):
             result = run_case(shape, fmt, command, args.n, Path(scratch), args.slack)
             failed += not result.ok
-            print(f"{shape:<16}{fmt:<11}{command:<19}{result.small.cpu:8.2f}{result.big.cpu:9.2f}"
+            print(f"{shape:<16}{fmt:<13}{command:<19}{result.small.cpu:8.2f}{result.big.cpu:9.2f}"
                   f"{result.time_ratio:6.1f}{result.small.peak_kb / 1024:8.0f}"
                   f"{result.big.peak_kb / 1024:8.0f}{result.memory_ratio:6.1f}  "
                   f"{result.small.code}/{result.big.code}{'' if result.ok else '  TOO STEEP'}",
