@@ -23,16 +23,18 @@ import re
 import stat
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from corefkit.converters.base import FormatSpec
+if TYPE_CHECKING:
+    from corefkit.converters.base import FormatSpec
+
 
 SNIFF_BYTES = 64 * 1024
 
 # whether a format's name patterns match a path (third argument: the format was named, so its
 # named_patterns count too)
-Named = Callable[[FormatSpec, str, bool], bool]
+Named = Callable[["FormatSpec", str, bool], bool]
 
 # the reasons a file is skipped, in the order the summary lists them
 DOCUMENTATION = "documentation or licence"
@@ -257,31 +259,28 @@ def expand_folder(folder: str, specs: list[FormatSpec], wanted: FormatSpec | Non
 
 
 # ---------------------------------------------------------------------------- observers
-_OBSERVERS: list[dict[str, Expansion]] = []
+# the folders expanded since the command line last asked, by folder (the last expansion of
+# each): the command line reports what each folder's expansion read and skipped. Kept here,
+# not handed in, so that the command line imports this module only when a command read a
+# folder (``corefkit --help`` imports no converter).
+_RECENT: dict[str, Expansion] = {}
 
 
-@contextmanager
-def observed() -> Iterator[dict[str, Expansion]]:
-    """The folders expanded while the block runs, by folder (the last expansion of each): the
-    command line reports what each folder's expansion read and skipped."""
-    seen: dict[str, Expansion] = {}
-    _OBSERVERS.append(seen)
-    try:
-        yield seen
-    finally:
-        _OBSERVERS.remove(seen)
+def take_recent() -> dict[str, Expansion]:
+    """The folders expanded since the last call, by folder; forgets them."""
+    found = dict(_RECENT)
+    _RECENT.clear()
+    return found
 
 
 def forget(folder: str | None = None) -> None:
-    """Leave a folder (default: every folder) out of what the observers report: a command that
+    """Leave a folder (default: every folder) out of what is reported: a command that
     reported it itself, or was asked to be quiet."""
-    for seen in _OBSERVERS:
-        if folder is None:
-            seen.clear()
-        else:
-            seen.pop(folder, None)
+    if folder is None:
+        _RECENT.clear()
+    else:
+        _RECENT.pop(folder, None)
 
 
 def _notify(expansion: Expansion) -> None:
-    for seen in _OBSERVERS:
-        seen[expansion.folder] = expansion
+    _RECENT[expansion.folder] = expansion
