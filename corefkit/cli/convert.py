@@ -45,9 +45,10 @@ def report_losses(report: Any, quiet: bool) -> None:
 
 
 # what --to defaults to, as _plan in corefkit.converters.convert decides it
-CONVERT_TO = ("Output format (default: the format the target's name says, such as .conllu; "
-              "for a folder target, the input format when every input file has the same one; "
-              "otherwise --to is required, also for '-').")
+CONVERT_TO = ("Output format (default: the format the target's name says, such as .conllu "
+              "(a name several formats use, such as .tsv, says the input's format when it is "
+              "one); for a folder target, the input format when every input file has the same "
+              "one; otherwise --to is required, also for '-').")
 NORMALIZE_TO = "Output format (default: the format the target's name says, else the input format)."
 
 

@@ -376,14 +376,21 @@ def _strict(docs: Iterator[Document], file: str, lenient: bool,
 
 
 # ---------------------------------------------------------------------------- writing
+def formats_of_name(path: str) -> list[FormatSpec]:
+    """The formats whose file names ``path`` has, in registry order (a directory format's
+    pattern names its project files, not the output directory)."""
+    if os.fspath(path) == "-":
+        return []
+    return [spec for spec in FORMATS.values()
+            if not spec.writes_directory and _matches_patterns(spec, path)]
+
+
 def output_format(path: str, format: str | None) -> FormatSpec:
     if format is not None:
         return get(format)
-    if os.fspath(path) != "-":
-        for spec in FORMATS.values():
-            # a directory format's pattern names its project files, not the output directory
-            if not spec.writes_directory and _matches_patterns(spec, path):
-                return spec
+    found = formats_of_name(path)
+    if found:
+        return found[0]
     shown = "standard output" if os.fspath(path) == "-" else display_name(path)
     raise UsageError(f"cannot tell the output format of {shown}; pass --to")
 

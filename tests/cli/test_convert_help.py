@@ -62,3 +62,16 @@ def test_normalize_writes_the_input_format_to_any_name(tmp_path, capsys):
     code, _ = _run(capsys, "normalize", SOURCE, tmp_path / "out.txt", "--pass",
                    "remove-singletons")
     assert code == 0 and (tmp_path / "out.txt").read_text().startswith("#begin document")
+
+
+def test_a_name_several_formats_use_keeps_the_input_format(tmp_path):
+    # found by the mutation sweep: .tsv named GAP first, so normalizing a WebAnno TSV file
+    # into x.tsv asked for the GAP file it answers (exit 2)
+    source = SHARED / "corpora" / "webanno-tsv" / "gum" / "GENTLE_poetry_death.tsv"
+    target = tmp_path / "norm.tsv"
+    assert main(["normalize", str(source), str(target), "--pass", "merge-same-span",
+                 "-q"]) == 0
+    assert target.read_text(encoding="utf-8").startswith("#FORMAT=WebAnno TSV 3.")
+    converted = tmp_path / "copy.tsv"
+    assert main(["convert", str(source), str(converted), "-q"]) == 0
+    assert converted.read_text(encoding="utf-8").startswith("#FORMAT=WebAnno TSV 3.")
