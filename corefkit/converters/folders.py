@@ -188,8 +188,9 @@ def classify(path: str, specs: list[FormatSpec], wanted: FormatSpec | None,
 
     ``sniff`` gives the format a file's head shows, ``named`` says whether a format's name
     patterns match (with its third argument, also the patterns taken only when the format is
-    named, :attr:`FormatSpec.named_patterns`: ``*.txt`` for text2text). The content decides first; then a name that one format uses and no other
-    (not an extension a format shares, see :attr:`FormatSpec.shared_extension`). With
+    named, :attr:`FormatSpec.named_patterns`: ``*.txt`` for text2text). The content decides
+    first; then a name that one format uses and no other (not an extension a format shares,
+    see :attr:`FormatSpec.shared_extension`). With
     ``wanted`` (``--from``), a file is read when its content is that format's or says nothing
     and its name is that format's (for a shared extension, the content must say so: such a
     format's files start with a header); a file of another format is skipped.

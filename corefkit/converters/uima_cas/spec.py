@@ -20,7 +20,8 @@ XMI_RE = re.compile(r"<xmi:XMI\b[^>]*http:///uima/cas\.ecore")
 JSON_RE = re.compile(r'\A\ufeff?\s*\{\s*"%(?:TYPES|FEATURE_STRUCTURES|VIEWS)"')
 
 
-TYPESYSTEM_RE = re.compile(r"<typeSystemDescription\b[^>]*http://uima\.apache\.org/resourceSpecifier")
+TYPESYSTEM_RE = re.compile(
+    r"<typeSystemDescription\b[^>]*http://uima\.apache\.org/resourceSpecifier")
 
 
 def part_of(path: str, head: str) -> bool:
