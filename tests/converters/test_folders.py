@@ -30,8 +30,8 @@ CORPORA = SHARED / "corpora"
 # inception/README.md: coref.tsv and the suite's 4 TSV + 4 XMI pairs, Text_1804.xmi and the
 # three annotators' Cato-*.xmi.gz; llm-text2text/README.md: gold 30 .txt + 30 .seq.txt + 6
 # .zero.txt + 6 .seq.zero.txt and 30 + 6 .json, blind 30 + 6 .json, 7 kinds of responses, 6
-# cleaned runs, one multi-document text; system-outputs: the stanza CoNLL-U and fastcoref's
-# two jsonlines)
+# cleaned runs, one multi-document text; system-outputs: Stanza's CoNLL-U, CoreNLP's XML and
+# JSON, fastcoref's two jsonlines)
 READ = {
     "codi-crac22": {"ua-exploded": 3},
     "corefud-zeros": {"corefud": 3},
@@ -43,7 +43,7 @@ READ = {
     "litbank-brat": {"brat": 10},
     "llm-text2text": {"text2text": 411, "text2text-json": 72},
     "mmax2": {"mmax2": 13},
-    "system-outputs": {"corefud": 1, "jsonlines": 2},
+    "system-outputs": {"corenlp": 1, "corenlp-json": 1, "jsonlines": 2, "stanza": 1},
     "webanno-tsv": {"webanno-tsv": 46},
 }
 # what is skipped, per reason, in the same folders
@@ -65,7 +65,7 @@ SKIPPED = {
     "llm-text2text": {folders.DOCUMENTATION: 1, folders.UNKNOWN: 61, folders.AMBIGUOUS: 271},
     # every project's base data, markables, DTDs, schemes, styles and common paths
     "mmax2": {folders.DOCUMENTATION: 3, folders.PART: 85},
-    "system-outputs": {folders.DOCUMENTATION: 11, folders.UNKNOWN: 8},
+    "system-outputs": {folders.DOCUMENTATION: 11, folders.UNKNOWN: 6},
     # counts.tsv, a table of the README's counts
     "webanno-tsv": {folders.DOCUMENTATION: 1, folders.AMBIGUOUS: 1},
 }
@@ -100,7 +100,7 @@ def test_the_whole_tree_reads_every_corpus():
     for counts in READ.values():
         total.update(counts)
     assert found.counts() == total
-    assert sum(found.counts().values()) == 267 + 13 + 483 + 46
+    assert sum(found.counts().values()) == 267 + 13 + 483 + 46 + 2
     skipped: Counter[str] = Counter()
     for counts in SKIPPED.values():
         skipped.update(counts)
@@ -132,10 +132,10 @@ def test_validate_the_whole_tree_says_what_it_read_and_skipped():
     # before: 23 "files" (brat and MMAX2 only), nothing said of the rest
     done = _run("validate", "--level", "1", "--include-only", "file.*", str(CORPORA))
     assert "Traceback" not in done.stderr
-    assert "corefkit validate: 809 files" in done.stdout
-    assert ("read 809 files (10 brat, 103 conll2012, 96 corefud, 2 gap, 10 jsonlines, 30 lcc, "
-            "13 mmax2, 411 text2text, 72 text2text-json, 3 ua-exploded, 8 uima-cas, "
-            "51 webanno-tsv); skipped 492 files") in done.stdout
+    assert "corefkit validate: 811 files" in done.stdout
+    assert ("read 811 files (10 brat, 103 conll2012, 95 corefud, 1 corenlp, 1 corenlp-json, "
+            "2 gap, 10 jsonlines, 30 lcc, 13 mmax2, 1 stanza, 411 text2text, 72 text2text-json, "
+            "3 ua-exploded, 8 uima-cas, 51 webanno-tsv); skipped 490 files") in done.stdout
     # the CAS files of inception/ are read with a type system of another name: each says so
     assert "8 errors" in done.stdout and done.stdout.count("cas.no-typesystem") == 9
     for reason in (folders.DOCUMENTATION, folders.PART, folders.COMPRESSED, folders.UNKNOWN,
