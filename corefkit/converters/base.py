@@ -75,6 +75,13 @@ class FormatSpec:
     # capabilities held only in part: feature -> what of it the writer cannot write (the
     # writer's partial_losses() reports the cases a document has)
     partial: tuple[tuple[str, str], ...] = ()
+    # the names alone do not identify the format's files (``*.tsv`` is also WebAnno's and
+    # text2text's): in a folder such a file is read as this format only when its content is
+    shared_extension: bool = False
+    # recognises, from its path and first 64 KB, a file that belongs to a document of this
+    # format without being one (read through the project or annotation file): a folder's
+    # summary lists it as a part, never as a file of no known format
+    part_of: Callable[[str, str], bool] | None = None
     # the documents bring their own words, which need not be the key's (an LLM's answer):
     # scoring aligns them to the key's tokens (corefkit.alignment) unless told not to
     own_text: bool = False

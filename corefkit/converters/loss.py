@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from corefkit.converters.offsets import SUBTOKEN
 from corefkit.errors import Repair, UsageError
 from corefkit.model import IDENTITY, Document, Mention
+from corefkit.model.overlaps import crossings
 
 # Feature names, in the order of the capability matrix.
 FEATURES: dict[str, str] = {
@@ -259,13 +260,9 @@ def crossing_same_entity_mentions(doc: Document) -> list[Mention]:
     """
     later: list[Mention] = []
     for entity in doc.entities:
-        ms = doc.mentions_of(entity)  # sorted by start, longer first
-        reach: list[Mention] = []  # earlier mentions still open
-        for m in ms:
-            reach = [a for a in reach if a.end >= m.start]
-            if any(a.start < m.start < a.end < m.end for a in reach):
-                later.append(m)
-            reach.append(m)
+        if doc.size(entity) > 1:  # a sweep over the extents, O(k log k) (model/overlaps.py)
+            later.extend(c.mention for c in crossings(doc.mentions_of(entity, ordered=False),
+                                                      touching=False, extents=True))
     later.sort(key=lambda m: (m.start, -m.end, m.id))
     return later
 

@@ -9,6 +9,7 @@ brat's equivalence lines; the writer writes LitBank's encoding into a folder of 
 
 from __future__ import annotations
 
+import os
 import re
 
 from corefkit.converters.base import FormatSpec, Option
@@ -23,6 +24,13 @@ FIRST_LINE_RE = re.compile(
 def sniff(head: str) -> bool:
     """An ``.ann`` file: its first line is a brat annotation line."""
     return FIRST_LINE_RE.match(head) is not None
+
+
+def part_of(path: str, head: str) -> bool:
+    """The ``X.txt`` of an ``X.ann`` beside it: the text of a brat document."""
+    stem, extension = os.path.splitext(path)
+    return extension.lower() == ".txt" and any(
+        os.path.isfile(stem + ann) for ann in (".ann", ".ANN", ".Ann"))
 
 
 SPEC = FormatSpec(
@@ -45,6 +53,7 @@ SPEC = FormatSpec(
                kind="path", flag="--brat-tokens", metavar="FILE|DIR"),
     ),
     stream=False,
+    part_of=part_of,
     reads_paths=True,
     writes_directory=True,
 )

@@ -8,6 +8,11 @@ import re
 from corefkit.converters.base import FormatSpec, Option
 
 PROJECT_RE = re.compile(r"<mmax_project[\s/>]")
+# the root elements of a project's other files: base data (words), markable levels, schemes,
+# customizations, common paths, their DTDs, and the styles' MMAX2 discourse loader namespace
+PART_RE = re.compile(r"<(?:words|markables|annotationscheme|customization|common_paths)[\s>]"
+                     r"|<!ELEMENT (?:words|word|markables|markable)[\s(]"
+                     r"|org\.eml\.MMAX2\.")
 
 LEVEL_MAP = Option(
     "level_map", "MMAX2 input and output: the level map saying which levels and attributes hold "
@@ -18,6 +23,11 @@ LEVEL_MAP = Option(
 def sniff(head: str) -> bool:
     """The text of a ``.mmax`` project file."""
     return PROJECT_RE.search(head) is not None
+
+
+def part_of(path: str, head: str) -> bool:
+    """A project's XML, DTD or XSL file (base data, markables, scheme, style, paths)."""
+    return path.lower().endswith((".xml", ".dtd", ".xsl")) and PART_RE.search(head) is not None
 
 
 SPEC = FormatSpec(
@@ -50,6 +60,7 @@ SPEC = FormatSpec(
                         "attribute.", flag="--mmax-heads"),
     ),
     stream=False,
+    part_of=part_of,
     reads_paths=True,
     writes_directory=True,
     lenient=True,

@@ -20,6 +20,16 @@ XMI_RE = re.compile(r"<xmi:XMI\b[^>]*http:///uima/cas\.ecore")
 JSON_RE = re.compile(r'\A\ufeff?\s*\{\s*"%(?:TYPES|FEATURE_STRUCTURES|VIEWS)"')
 
 
+TYPESYSTEM_RE = re.compile(
+    r"<typeSystemDescription\b[^>]*http://uima\.apache\.org/resourceSpecifier")
+
+
+def part_of(path: str, head: str) -> bool:
+    """A UIMA type system (``TypeSystem.xml``): part of the CAS files beside it, which are read
+    with it (or name it with --cas-typesystem), not a document of its own."""
+    return path.lower().endswith(".xml") and TYPESYSTEM_RE.search(head) is not None
+
+
 def sniff(head: str) -> bool:
     """An XMI root element with the UIMA CAS namespace, or CAS JSON's ``%TYPES`` key."""
     return XMI_RE.search(head) is not None or JSON_RE.match(head) is not None
@@ -56,6 +66,7 @@ SPEC = FormatSpec(
     write_options=(WRITE_SCHEME_OPTION,),
     stream=False,
     reads_paths=True,
+    part_of=part_of,
     writes_directory=True,
     lenient=True,
 )

@@ -54,4 +54,5 @@ SPEC = FormatSpec(
     sniff_priority=10,
     read_options=READ_OPTIONS,
     write_options=(WRITE_SCHEME_OPTION,),
+    shared_extension=True,  # GAP, text2text's tables and many others are .tsv too: content decides
 )

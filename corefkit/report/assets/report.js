@@ -20,11 +20,13 @@ var CK = window.CK || (window.CK = {});
 
   function fmt(v) { return v === null || v === undefined ? "–" : (100 * v).toFixed(1); }
 
+  // [title, value, system]: a system's column carries its index in I.colours (the token
+  // column before it must not shift the colours)
   function docColumns() {
     if (I.kind === "compare") {
-      return [["tokens", (d) => d.t]].concat(I.sides.slice(1).map((s, k) => [s, (d) => d.f[k], true]));
+      return [["tokens", (d) => d.t, null]].concat(I.sides.slice(1).map((s, k) => [s, (d) => d.f[k], k]));
     }
-    return [["tokens", (d) => d.t], ["mentions", (d) => d.m], ["entities", (d) => d.e]];
+    return [["tokens", (d) => d.t, null], ["mentions", (d) => d.m, null], ["entities", (d) => d.e, null]];
   }
 
   function docTable() {
@@ -34,9 +36,9 @@ var CK = window.CK || (window.CK = {});
       const get = state.sort < 0 ? (x) => x.d.n : (x) => cols[state.sort][1](x.d);
       rows.sort((a, b) => { const x = get(a), y = get(b); return (x < y ? -1 : x > y ? 1 : 0) * (state.desc ? -1 : 1); });
     }
-    const head = `<tr><th class="l" data-sort="-1">document</th>${cols.map(([name, , score], c) =>
-      `<th data-sort="${c}" title="${esc(name)}">${score ? `<span class="swatch" style="background:${I.colours[c]}"></span>` : ""}${esc(score ? name.slice(0, 8) : name)}</th>`).join("")}</tr>`;
-    const body = rows.map(({ d, n }) => `<tr class="doc${CK.viewer.n === n ? " on" : ""}" data-doc="${n}"><td class="l" title="${esc(d.n)}">${esc(d.n)}</td>${cols.map(([, get, score]) => `<td>${score ? fmt(get(d)) : get(d)}</td>`).join("")}</tr>`);
+    const head = `<tr><th class="l" data-sort="-1">document</th>${cols.map(([name, , sys], c) =>
+      `<th data-sort="${c}" title="${esc(name)}"${sys === null ? "" : ` class="sys" data-sys="${sys + 1}"`}>${sys === null ? esc(name) : `<span class="swatch" style="background:${I.colours[sys % I.colours.length]}"></span><span class="sysname">${esc(name)}</span>`}</th>`).join("")}</tr>`;
+    const body = rows.map(({ d, n }) => `<tr class="doc${CK.viewer.n === n ? " on" : ""}" data-doc="${n}"><td class="l" title="${esc(d.n)}">${esc(d.n)}</td>${cols.map(([, get, sys]) => `<td${sys === null ? "" : ` data-sys="${sys + 1}"`}>${sys === null ? get(d) : fmt(get(d))}</td>`).join("")}</tr>`);
     document.getElementById("doctable").innerHTML = head + body.join("");
   }
 

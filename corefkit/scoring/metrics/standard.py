@@ -17,7 +17,12 @@ from fractions import Fraction
 from math import gcd, lcm
 from typing import Any
 
-from corefkit.scoring.assignment import PYTHON_CELLS, max_assignment
+from corefkit.scoring.assignment import (
+    DENSE_CELLS,
+    PYTHON_CELLS,
+    max_assignment,
+    sparse_max_assignment,
+)
 from corefkit.scoring.partition import (
     VECTOR_MIN,
     Contingency,
@@ -349,6 +354,10 @@ def _hungarian(group: list[int], rows: set[int], cols: set[int], pair_key: list[
         for (r, c), i in at.items():
             matrix[r][c] = weights[i]
         chosen = max_assignment(matrix)
+    elif len(rows) * len(cols) > DENSE_CELLS:  # a long chain of entities: its edges only
+        cells = list(at)
+        chosen = sparse_max_assignment(len(row_index), len(col_index), [r for r, _ in cells],
+                                       [c for _, c in cells], [weights[at[x]] for x in cells])
     else:
         import numpy as np
         from scipy.optimize import linear_sum_assignment
