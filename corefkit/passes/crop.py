@@ -13,7 +13,7 @@ the text as the file gives it (the offsets of its annotations).
 from __future__ import annotations
 
 from corefkit.errors import Repair, UsageError
-from corefkit.model import Document, Mention, Sentence, Token
+from corefkit.model import Document, Entity, Mention, Sentence, Token
 from corefkit.passes.registry import register_pass
 
 CHARS = "_chars"   # token.attrs: (start, end) in the document's text (converters.offsets)
@@ -73,7 +73,7 @@ def _layer(doc: Document, kept: list[int]) -> tuple[list[Token], list[Sentence]]
 def _transfer(doc: Document, result: Document, new_index: dict[int, int]) -> int:
     """Copy the annotation wholly inside the kept tokens; return the mentions left out."""
     made: dict[Mention, Mention] = {}
-    entities = {}
+    entities: dict[Entity, Entity] = {}
     dropped = 0
     for mention in doc.mentions:
         if not all(t in new_index for t in mention.tokens):
