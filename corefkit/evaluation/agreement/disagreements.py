@@ -42,6 +42,8 @@ class Place:
     text: str
     location: str
     tokens: tuple[int, ...]
+    file: str = ""
+    line: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"annotator": self.annotator, "text": self.text, "location": self.location,
@@ -133,7 +135,8 @@ def place(doc: Document, label: str, mention: Mention) -> Place:
     text = doc.text(mention)
     if len(text) > TEXT_LIMIT:
         text = text[:TEXT_LIMIT - 1] + "…"
-    return Place(label, text, location(doc, mention), mention.tokens)
+    return Place(label, text, location(doc, mention), mention.tokens, doc.file or doc.name,
+                 mention.line)
 
 
 def disagreements(name: str, labels: tuple[str, str], first: Document, second: Document,

@@ -78,7 +78,7 @@ def collect(sources: Sequence[Any], *, labels: Sequence[str] = (), layers: Seque
         raise UsageError("give two or more annotations of the same documents (one file or "
                          "folder per annotator), one corpus with --layers, or an INCEpTION "
                          "project export (annotation/<document>/<user>.tsv)")
-    names = _labels(labels, [_stem(s) for s in sources])
+    names = _labels(labels, [_stem(s) for s in sources] if not labels else [], len(sources))
     read = [(name, _read(s, format, options, lenient, passes))
             for name, s in zip(names, sources)]
     return _pair(read, {name: _describe(s) for name, s in zip(names, sources)})
@@ -106,9 +106,10 @@ def _stem(source: Any) -> str:
     return stem if dot and stem else name
 
 
-def _labels(given: Sequence[str], defaults: list[str]) -> list[str]:
-    if given and len(given) != len(defaults):
-        raise UsageError(f"{len(given)} labels given for {len(defaults)} annotations: give one "
+def _labels(given: Sequence[str], defaults: list[str], count: int | None = None) -> list[str]:
+    expected = len(defaults) if count is None else count
+    if given and len(given) != expected:
+        raise UsageError(f"{len(given)} labels given for {expected} annotations: give one "
                          "--label per annotation, in order")
     names = list(given) if given else defaults
     if len(set(names)) < len(names):
