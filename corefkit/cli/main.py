@@ -39,6 +39,7 @@ COMMANDS = {
     "analyze": "corefkit.cli.analyze:analyze",
     "task": "corefkit.cli.task:task",
     "report": "corefkit.cli.report:report",
+    "agree": "corefkit.cli.agree:agree",
 }
 
 
