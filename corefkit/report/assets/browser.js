@@ -77,6 +77,7 @@ var CK = window.CK || (window.CK = {});
     const D = Object.assign({ n, name: raw.n, t: raw.t, zero: new Set(raw.z), glued: new Set(raw.g) }, sentences(raw));
     D.pages = pages(D.sent, CK.index.pageTokens);
     D.sides = raw.sides.map((s) => (s ? prepareSide(s, D) : null));
+    D.dis = raw.dis || [];   // an agreement report's disagreements: [category, pair, refs]
     if (cache.size > 6) cache.delete(cache.keys().next().value);
     cache.set(n, D);
     return D;
