@@ -29,6 +29,8 @@ FILES = {
     "creta-coref.xml": INCEPTION / "xmi-webanno-creta" / "creta-coref.xml",
     "webanno-full-typesystem.xml": INCEPTION / "tsv3-suite" / "webanno-full-typesystem.xml",
     "Cato-SE.xmi.gz": INCEPTION / "gerdracor-coref-parallel" / "Cato-SE.xmi.gz",
+    "Cato-AF.xmi.gz": INCEPTION / "gerdracor-coref-parallel" / "Cato-AF.xmi.gz",
+    "lcc": CORPORA / "lcc",
     "corefannotator-types-v1.xml":
         INCEPTION / "gerdracor-coref-parallel" / "corefannotator-types-v1.xml",
 }
@@ -48,7 +50,10 @@ def test_every_command_of_the_page_runs(page: str, tmp_path: Path, monkeypatch: 
     pytest.importorskip("cassis")
     for name, source in FILES.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(source, tmp_path / name)
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / name)
+        else:
+            shutil.copy(source, tmp_path / name)
     monkeypatch.chdir(tmp_path)
     lines = commands(page)
     assert lines, f"{page} shows no command"
