@@ -162,3 +162,29 @@ def test_documents_annotated_by_nobody_else_are_refused(capsys: pytest.CaptureFi
                      .replace("news/committee", "news/y"))
     code, _, err = run(capsys, "agree", KEY, other, "-q")
     assert code == 1 and "no document is annotated by two or more" in err
+
+
+def test_an_inception_project_export(capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    """annotation/<document>/<user>.tsv: the users are the annotators; --curation adds
+    curation/<document>/CURATION_USER.tsv; a document one user annotated is left out, said."""
+    gum = CORPORA / "webanno-tsv/gum"
+    project = tmp_path / "project"
+    art = gum / "GUM_academic_art.tsv"
+    for folder in ("annotation/art", "annotation/ballet", "curation/art"):
+        (project / folder).mkdir(parents=True)
+    (project / "annotation/art/anna.tsv").write_bytes(art.read_bytes())
+    (project / "curation/art/CURATION_USER.tsv").write_bytes(art.read_bytes())
+    (project / "annotation/ballet/anna.tsv").write_bytes((gum / "GUM_whow_ballet.tsv")
+                                                         .read_bytes())
+    (doc,) = list(corefkit.read(art))
+    dropped = next(m for m in doc.sorted_mentions() if doc.text(m) == "interestingness")
+    doc.remove_mention(dropped)
+    corefkit.write([doc], project / "annotation/art/ben.tsv", "webanno-tsv")
+    code, out, err = run(capsys, "agree", project, "--curation", "-f", "json")
+    data = json.loads(out)
+    assert code == 0 and data["annotators"] == ["anna", "ben", "curation"]
+    assert "document 'ballet' has 1 annotation file: left out" in err
+    assert data["pairs"][1]["mentions"]["exact"]["exact"]["f1"] == "1"   # anna–curation
+    only = [d for d in data["disagreements"] if d["category"] == "mention"]
+    assert [(d["first"], d["second"], d["places"][0]["text"]) for d in only] == \
+        [("anna", "ben", "interestingness"), ("ben", "curation", "interestingness")]
