@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import INPUT, OUTPUT, Command
 from corefkit.cli.options import (
     format_options,
     given,
@@ -22,7 +23,14 @@ from corefkit.cli.options import (
 )
 
 
-@click.command()
+@click.command(cls=Command, examples=[
+    "corefkit agree key.conll response.conll --label ann --label bob",
+    "corefkit agree ../shared/corpora/lcc --layers manualCoreferences@1,manualCoreferences@2"
+    " --label gold --label annotator -f csv",
+    "corefkit agree key.conll response.conll --merge majority -o draft.conllu"
+    " --html agreement.html",
+], groups={INPUT: ["layers", "curation"],
+           OUTPUT: ["listed", "html", "merge", "to_format", "mark", "fail_on_loss"]})
 @click.argument("sources", nargs=-1, required=True, metavar="ANNOTATION...")
 @click.option("--label", "labels", multiple=True, metavar="NAME",
               help="The annotator of each ANNOTATION, in order (repeatable; default: the file "
@@ -33,7 +41,7 @@ from corefkit.cli.options import (
 @click.option("--curation", is_flag=True,
               help="INCEpTION project: also compare curation/<document>/CURATION_USER as the "
                    "annotator 'curation'.")
-@click.option("--from", "input_format", default=None,
+@click.option("--from", "input_format", default=None, metavar="FORMAT",
               help="Format of every input (default: detected).")
 @click.option("--pass", "passes", multiple=True, metavar="NAME[:opt=val,...]",
               help="A pass applied to every annotation first (repeatable), e.g. "
@@ -61,7 +69,7 @@ from corefkit.cli.options import (
                    "every disagreement marked for the curator.")
 @click.option("--output", "-o", default=None, metavar="PATH",
               help="Where the draft goes (a new file, or a new folder for several documents).")
-@click.option("--to", "to_format", default=None,
+@click.option("--to", "to_format", default=None, metavar="FORMAT",
               help="Format of the draft (default: the one -o names, else the input's).")
 @click.option("--mark-attribute", "mark", default="disagreement", show_default=True,
               metavar="NAME", help="The mention attribute that marks a disagreement in the draft.")
@@ -84,13 +92,8 @@ def agree(sources: tuple[str, ...], labels: tuple[str, ...], layers: str | None,
     and averaged: mention F1 (exact, partial, head), MUC, B³, CEAFe, BLANC, LEA and CoNLL
     (each annotator as key in turn), Cohen's κ over tokens, Krippendorff's α with the MASI
     distance over chains; Fleiss' κ and α of all; per document, mention type and entity type;
-    every disagreement with its file and line. Examples:
-
-    \b
-      corefkit agree anna.tsv ben.tsv
-      corefkit agree corpus/lcc --layers manualCoreferences@1,manualCoreferences@2 \\
-                     --label gold --label annotator
-      corefkit agree project/ --merge majority -o draft --html agreement.html
+    every disagreement with its file and line. --merge writes an adjudication draft with every
+    disagreement marked for the curator.
     """
     from corefkit._api import agree as run
     from corefkit.converters.registry import formats_declaring
