@@ -312,7 +312,7 @@ def test_the_draft_keeps_what_the_rule_says_and_marks_the_rest(
     assert summary.mentions_kept_by_vote + summary.mentions_dropped_by_vote == by_vote
     assert summary.mentions_dropped_by_rule == dropped_by_rule
     assert summary.mentions_open == open_
-    draft = corefkit.read(out)[0]
+    (draft,) = list(corefkit.read(out))
     assert len(draft.mentions) == kept
     marked = [m for m in draft.mentions if m.attrs.get("disagreement")]
     # "his": two of three put it with Bob, one with Ann: its chain is decided by vote
