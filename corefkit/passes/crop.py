@@ -4,7 +4,7 @@ A file may hold more text than was annotated — GerDraCor-Coref's annotators ea
 play in their XMI but annotated one act — and then comparing it counts text nobody looked at
 (token-level agreement rises with every unannotated word). ``crop:start=S,end=E`` keeps the
 tokens whose characters lie in ``[S, E)`` of the document's text (formats with character
-offsets: UIMA CAS, WebAnno TSV, brat, LCC, GAP), with the sentences they are in and every
+offsets in their tokens: UIMA CAS, WebAnno TSV, brat, GAP), with the sentences they are in and every
 mention, entity, set and bridging relation that lies wholly inside; the rest is removed, and
 what is removed is counted in the document's repairs. ``start`` and ``end`` count characters of
 the text as the file gives it (the offsets of its annotations).
@@ -27,7 +27,7 @@ def crop(doc: Document, start: int = 0, end: int = -1) -> Document:
     if tokens and any(CHARS not in t.attrs for t in tokens):
         raise UsageError(f"pass crop: document {doc.name!r} has no character offsets (its "
                          f"format is {doc.source_format or 'unknown'}); crop works on formats "
-                         "that annotate characters of a text (uima-cas, webanno-tsv, brat, lcc)")
+                         "whose tokens have character offsets (uima-cas, webanno-tsv, brat, gap)")
     stop = end if end >= 0 else max((t.attrs[CHARS][1] for t in tokens), default=0)
     if stop < start or start < 0:
         raise UsageError(f"pass crop: the range start={start}, end={end} is empty or negative")
