@@ -41,6 +41,7 @@ COMMANDS = {
     "analyze": "corefkit.cli.analyze:analyze",
     "task": "corefkit.cli.task:task",
     "report": "corefkit.cli.report:report",
+    "agree": "corefkit.cli.agree:agree",
 }
 
 
@@ -62,6 +63,7 @@ SUMMARIES = {
     "analyze": "Categorise the errors of RESPONSE against KEY (Kummerfeld & Klein 2013).",
     "task": "Evaluate the submissions in SUBMISSIONS/ as the shared task TASK defines.",
     "report": "Write a self-contained HTML report of RESPONSEs against KEY, or of KEY alone.",
+    "agree": "Agreement between annotators of the same documents, on mentions and on chains.",
 }
 
 

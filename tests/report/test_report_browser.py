@@ -398,3 +398,48 @@ def test_at_1400_px_no_system_column_or_cost_is_cut(labelled: Opened):
     assert costs["right"] <= costs["box"] + 0.5 and costs["scroll"] <= costs["client"]
     headers = page.locator("#costs th.group").all_inner_texts()
     assert [h.strip() for h in headers] == LABELS
+
+
+def test_agreement_view(browser: Any, tmp_path: Path):
+    """corefkit agree --html: three annotators side by side, one pair chosen shows its two
+    columns, the disagreements ringed and filterable, the list opens a disagreement in the
+    browser, a click on a mention highlights its chain in every column."""
+    example = ROOT / "examples/conll2012"
+    third = tmp_path / "cleo.conll"
+    third.write_text((example / "response.conll").read_text().replace("(1)\n", "-\n", 1))
+    out = tmp_path / "agree.html"
+    report = corefkit.agree([example / "key.conll", example / "response.conll", third],
+                            labels=["ann", "bob", "cleo"], html=out)
+    opened = open_report(browser, out)
+    assert opened.seconds < OPEN_SECONDS
+    page = opened.page
+    assert page.locator("#tab-agreement table.data").first.locator("tr").count() == 1 + 3 + 1
+    tab(page, "errors")
+    assert page.locator("#errtable tr[data-err]").count() == len(report.disagreements)
+    page.select_option("#errsys", "1")                                  # ann–bob
+    rows = page.locator("#errtable tr[data-err]").all_inner_texts()
+    assert len(rows) == len([d for d in report.disagreements if d.second == "bob"
+                             and d.first == "ann"]) and all("ann–bob" in r for r in rows)
+    tab(page, "documents")
+    page.wait_for_selector("#text .row")
+    assert page.locator("#text .row").first.locator(".col").count() == 3
+    assert page.locator("#heads div").all_inner_texts()[1:] == ["ann", "bob", "cleo"]
+    assert page.locator("#text .m.err").count() > 0
+    page.click('#catfilter button[data-cats="none"]')
+    assert page.locator("#text .m.err").count() == 0
+    page.click('#catfilter button[data-cats="all"]')
+    page.select_option("#sys", "1")
+    assert page.locator("#text .row").first.locator(".col").count() == 2
+    items = page.locator("#docerrors li").all_inner_texts()
+    assert items and page.locator("#docerrors h3").inner_text().startswith(
+        "Disagreements of ann–bob")
+    page.select_option("#sys", "0")
+    page.locator('.col[data-side="0"] .m').first.click()
+    for side in range(3):
+        assert page.locator(f'.col[data-side="{side}"] .m.hl').count() >= 1, side
+    tab(page, "errors")
+    page.locator("#errtable tr[data-err]").first.click()
+    assert page.locator("#tab-documents").is_visible()
+    assert page.locator("#text .m.flash").count() >= 1
+    opened.offline()
+    opened.page.close()
