@@ -17,8 +17,8 @@ agree on) is undefined and returned as ``None``, never as a made-up 1 or 0.
   D_e = 1/(n(n − 1)) Σ_{c≠k} δ(v_c, v_k) over all pairs of the n pairable values.
 * MASI (Passonneau 2006): δ(A, B) = 1 − J·M, J = |A ∩ B| / |A ∪ B| (Jaccard) and M = 1 if
   A = B, 2/3 if one contains the other, 1/3 if they only overlap, 0 if disjoint. NLTK's
-  ``masi_distance`` rounds the weights to 0.67 and 0.33 (:data:`NLTK_MASI_WEIGHTS` reproduces
-  it); corefkit uses the paper's.
+  ``masi_distance`` rounded the weights to 0.67 and 0.33 before NLTK 3.10
+  (:data:`NLTK_MASI_WEIGHTS` reproduces it); corefkit uses the paper's.
 
 Krippendorff's expected disagreement sums δ over every pair of values. For set values it is
 computed without looking at every pair: two disjoint sets are at distance 1, so
