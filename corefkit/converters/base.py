@@ -19,6 +19,10 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from corefkit.converters.forms import FormRule
 
 OPTION_KINDS = ("flag", "text", "choice", "path")
 
@@ -75,6 +79,8 @@ class FormatSpec:
     # capabilities held only in part: feature -> what of it the writer cannot write (the
     # writer's partial_losses() reports the cases a document has)
     partial: tuple[tuple[str, str], ...] = ()
+    # what the word column can hold (corefkit.converters.forms); None: any string
+    forms: FormRule | None = None
 
     def reader(self) -> ModuleType:
         return importlib.import_module(self.package + ".reader")
@@ -97,3 +103,12 @@ class FormatSpec:
 DISCONTINUOUS = Option(
     "discontinuous", "Writers without discontinuous mentions: drop them (reported), write "
     "their extent, or their first part.", kind="choice", choices=("drop", "extent", "first"))
+
+
+# Writers whose word column cannot hold every form take this option (the registry applies it:
+# corefkit.converters.forms).
+FORMS = Option(
+    "forms", "Writers whose word column cannot hold a form (white space in CoNLL-2012 or "
+    "CoNLL-UA, a TAB or line break in CoNLL-U, an empty form): refuse, naming the token "
+    "(default), or write '_' for what the format cannot hold (reported as lost).",
+    kind="choice", choices=("refuse", "replace"))

@@ -24,7 +24,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
-from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
+from corefkit.converters.base import DISCONTINUOUS, FORMS, FormatSpec, Option
 from corefkit.converters.io import (
     atomic_directory_output,
     atomic_text_output,
@@ -36,7 +36,9 @@ from corefkit.converters.io import (
 from corefkit.converters.loss import (
     DISCONTINUOUS_MODES,
     ConversionReport,
+    LossRecord,
     approximate_discontinuous,
+    cascade,
     discontinuous_action,
     find_losses,
 )
@@ -172,12 +174,16 @@ def declared(spec: FormatSpec, side: str) -> tuple[Option, ...]:
 
     Every writer takes ``discontinuous``: the registry applies it for writers that do not choose
     their mentions themselves, and it means nothing to formats that hold discontinuous mentions.
+    Writers whose word column cannot hold every form (``FormatSpec.forms``) take ``forms``.
     """
     if side == "read":
         return spec.read_options
-    if spec.write_option("discontinuous") is not None:
-        return spec.write_options
-    return (*spec.write_options, DISCONTINUOUS)
+    found = spec.write_options
+    if spec.write_option("discontinuous") is None:
+        found = (*found, DISCONTINUOUS)
+    if spec.forms is not None:
+        found = (*found, FORMS)
+    return found
 
 
 def all_options(side: str) -> list[Option]:
@@ -373,7 +379,9 @@ def write(
     """Write documents to ``path`` atomically; returns what was repaired and lost.
 
     With ``fail_on_loss`` a :class:`LossError` is raised at the first document that has
-    something the format cannot hold, and no output file is created.
+    something the format cannot hold, and no output file is created. A token form the format
+    cannot hold is refused, naming the token, unless ``forms="replace"``
+    (:mod:`corefkit.converters.forms`).
     """
     spec = output_format(path, format)
     mode = options.get("discontinuous", "drop")
@@ -390,18 +398,26 @@ def write(
         options.pop("discontinuous", None)
     elif spec.write_option("discontinuous") is None:
         fallback = options.pop("discontinuous", "drop")
+    forms = options.pop("forms", "refuse")
     module = spec.writer()
     report = ConversionReport()
 
     def checked(docs: Iterable[Document]) -> Iterator[Document]:
+        from corefkit.converters.forms import check_forms
+
         for doc in docs:
+            losses: list[LossRecord] = []
+            if spec.forms is not None:
+                doc, losses = check_forms(doc, spec.forms, spec.name, forms,
+                                          words_only="empty_nodes" not in spec.capabilities)
             actions = module.loss_actions(**options)
             if fallback is not None and fallback != "drop":
                 actions = {**actions, "discontinuous": discontinuous_action(fallback)}
-            losses = find_losses(doc, spec.capabilities, actions)
+            losses += find_losses(doc, spec.capabilities, actions)
             partial = getattr(module, "partial_losses", None)  # features a format holds in part
             if partial is not None:
                 losses += partial(doc, **options)
+            losses = cascade(doc, losses)
             if losses and fail_on_loss:
                 detail = "; ".join(str(r) for r in losses)
                 raise LossError(f"writing {doc.name} as {spec.name} would lose: {detail}")

@@ -1,0 +1,134 @@
+"""Token forms a format cannot hold: each format's rule, the refusal, the replacement.
+
+A writer writes every token so that its own reader reads the same token back. Where a
+format cannot hold a form — white space in the word column of CoNLL-2012 or CoNLL-UA, a TAB
+or a line break in CoNLL-U's FORM, an empty form anywhere — the conversion is refused with
+the token's place (document, sentence, word, the form escaped), unless the user asks for
+``--forms replace``: each character the format cannot hold is then written ``_`` (an empty
+form as ``_``), and the loss report counts the changed forms (feature ``tokens``). The rule
+of each format is declared in its ``spec.py`` (``FormatSpec.forms``); the registry applies it
+before the writer sees the documents (:func:`check_forms`). ``docs/formats/`` says, per
+format, what it holds and why.
+
+Lone surrogates (which JSON text can hold, ``"\\ud800"``) cannot be written as UTF-8 by any
+writer but jsonlines'; every rule refuses them.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from corefkit.converters.loss import LossRecord, describe_token, record
+from corefkit.errors import LossError, UsageError
+from corefkit.model import Document
+
+FORMS_MODES = ("refuse", "replace")
+SURROGATE = "\ud800-\udfff"
+# characters XML 1.0 cannot hold (MMAX2 words are XML text)
+XML_FORBIDDEN = "\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff"
+
+
+@dataclass(frozen=True)
+class FormRule:
+    """What a format's word column can hold.
+
+    ``forbidden`` is a character class (without brackets) of characters that cannot be in a
+    form, ``why`` says what they would break; ``edges`` adds the UD validator's level-1 rules
+    for FORM (no white space at either end, none twice in a row); ``empty`` allows an empty
+    form.
+    """
+
+    forbidden: str
+    why: str
+    edges: bool = False
+    empty: bool = False
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(f"[{self.forbidden}{SURROGATE}]")
+
+    @cached_property
+    def refused(self) -> re.Pattern[str]:
+        """Matches a non-empty form the rule refuses (one search per form)."""
+        edges = r"|^\s|\s$|\s\s" if self.edges else ""
+        return re.compile(f"[{self.forbidden}{SURROGATE}]{edges}")
+
+    def problem(self, form: str) -> str | None:
+        """Why ``form`` cannot be written (None: it can)."""
+        if not form:
+            return None if self.empty else "an empty form cannot be written"
+        found = self.pattern.search(form)
+        if found is not None:
+            char = found.group()
+            if "\ud800" <= char <= "\udfff":
+                return "it holds a lone surrogate, which UTF-8 cannot encode"
+            return f"it holds {char!r}, {self.why}"
+        if self.edges:
+            if form[0].isspace() or form[-1].isspace():
+                return "it has white space at one end, which the UD validator refuses"
+            if _DOUBLE_SPACE_RE.search(form):
+                return "it has white space twice in a row, which the UD validator refuses"
+        return None
+
+    def replace(self, form: str) -> str:
+        """``form`` with every character the format cannot hold as ``_``."""
+        if not form:
+            return "_"
+        form = self.pattern.sub("_", form)
+        if self.edges:
+            form = _EDGE_RE.sub(lambda m: "_" * len(m.group()), form)
+            form = _DOUBLE_SPACE_RE.sub(lambda m: m.group()[0] + "_" * (len(m.group()) - 1), form)
+        return form
+
+
+_DOUBLE_SPACE_RE = re.compile(r"\s{2,}")
+_EDGE_RE = re.compile(r"^\s+|\s+$")
+
+
+# The rules of the formats (their specs refer to these).
+WHITESPACE = FormRule(r"\s", "white space, which ends a column")
+CONLLU = FormRule("\t\n\r", "which would break the line into fields or lines", edges=True)
+BRAT = FormRule("\\s\ufeff", "white space, at which the brat reader splits the text into "
+                               "tokens")
+LCC = FormRule("", "")
+MMAX2 = FormRule(XML_FORBIDDEN, "which XML 1.0 cannot hold", empty=True)
+
+
+def check_forms(doc: Document, rule: FormRule, format: str, mode: str = "refuse",
+                words_only: bool = False) -> tuple[Document, list[LossRecord]]:
+    """``doc`` as the writer may write it, and the loss record of the forms replaced.
+
+    ``mode`` ``refuse`` raises a :class:`LossError` naming the first token ``rule`` refuses
+    (and how many there are); ``replace`` returns a copy with those forms replaced.
+    ``words_only``: empty nodes are not written (their forms do not matter).
+    """
+    if mode not in FORMS_MODES:
+        raise UsageError(f"unknown --forms mode {mode!r}; expected one of {', '.join(FORMS_MODES)}")
+    problem = rule.problem
+    search = rule.refused.search
+    empty_ok = rule.empty
+    bad = [t for t in doc.tokens if not (words_only and t.is_empty)
+           and ((not t.form and not empty_ok) or (t.form and search(t.form)))]
+    if not bad:
+        return doc, []
+    if mode == "refuse":
+        first = bad[0]
+        more = f" ({len(bad)} forms in this document cannot be written)" if len(bad) > 1 else ""
+        where = f"{doc.file}: " if doc.file else ""
+        raise LossError(
+            f"{where}document {doc.name!r}, {describe_token(doc, first)}: {format} cannot hold "
+            f"this form: {problem(first.form)}{more}; fix the tokens, or pass --forms replace "
+            "to write '_' for what the format cannot hold (reported as lost)")
+    # a copy that shares the text layer but for the tokens whose forms change
+    copy = doc.copy(text=False)
+    tokens = list(doc.tokens)
+    for token in bad:
+        changed = _copy.copy(token)
+        changed.form = rule.replace(token.form)
+        tokens[token.index] = changed
+    copy.tokens = tokens
+    return copy, record(doc, "tokens", bad,
+                        f"changed (characters {format} cannot hold written '_')")
