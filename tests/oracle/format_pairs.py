@@ -100,7 +100,7 @@ TARGETS = (
     Target("conll2012", "conll2012", FORMS),
     Target("corefud", "corefud", FORMS),
     Target("ua-exploded", "ua-exploded", FORMS),
-    Target("mmax2", "mmax2"),
+    Target("mmax2", "mmax2", FORMS),
     Target("lcc", "lcc", FORMS),
     Target("brat", "brat", FORMS),
     Target("jsonlines", "jsonlines", (("jsonlines_shape", "e2e"),)),

@@ -1,0 +1,102 @@
+"""Issue 22: a conversion's loss report equals what was lost, per feature, kind and count.
+
+Every real corpus of ``../shared/corpora`` (a sample of each, :data:`SOURCES`) goes through
+every writer that writes any corpus (:data:`TARGETS`: each format, and each jsonlines shape),
+is read back, and is diffed against the source by the independent differ of
+:mod:`tests.oracle.model_diff`; the loss records of the write must be exactly what the diff
+finds: no loss unreported, no reported loss that did not happen. Writers whose word column
+cannot hold a form write with ``forms="replace"`` here, so that the replacement is in the
+report; without it the same write is refused, naming the first such token.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tempfile
+
+import pytest
+
+from corefkit.converters.registry import FORMATS, get
+from corefkit.errors import LossError
+from corefkit.model import Document
+from tests.conftest import CORPORA
+from tests.oracle.format_pairs import SOURCES, TARGETS, Source, Target, convert, corpus_folders, run
+
+PAIRS = [pytest.param(s, t, id=f"{s.path}->{t.name}") for s in SOURCES for t in TARGETS]
+
+
+@functools.lru_cache(maxsize=4)
+def documents(source: Source) -> tuple[Document, ...]:
+    return tuple(source.read())
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS)
+def test_the_loss_report_equals_the_diff(source: Source, target: Target) -> None:
+    docs = [d.copy() for d in documents(source)]
+    outcomes = list(run(source, target, docs))
+    assert len(outcomes) == source.documents
+    problems = [f"{o.document}: {p}" for o in outcomes for p in o.problems]
+    assert problems == []
+    # what forms="replace" wrote '_' for is refused by default, naming the first token
+    replaced = [o for o in outcomes if o.losses.get(("tokens", "changed"))
+                and dict(target.options).get("forms") == "replace"]
+    for outcome in replaced:
+        doc = next(d for d in documents(source) if d.name == outcome.document)
+        default = Target(target.name, target.format)
+        with tempfile.TemporaryDirectory() as folder, \
+                pytest.raises(LossError, match=r"sentence \d+, (word|empty node) "):
+            convert(doc.copy(), default, folder)
+
+
+def test_every_corpus_and_every_writer_is_covered() -> None:
+    """Every corpus that holds a file corefkit reads has a source here; every reader format
+    met in the corpora is a source format; every writer that writes any corpus is a target
+    (GAP writes the prediction file of its own task, which no reader reads back), and every
+    jsonlines shape."""
+    covered = {s.corpus.split("/")[0] for s in SOURCES}
+    assert corpus_folders() <= covered
+    assert all((CORPORA / s.path).exists() for s in SOURCES)
+    writers = {name for name, spec in FORMATS.items() if spec.writes_any_corpus}
+    assert {t.format for t in TARGETS} == writers and "gap" not in writers
+    from corefkit.converters.jsonlines.spec import SHAPES
+
+    shapes = {dict(t.options).get("jsonlines_shape") for t in TARGETS if t.format == "jsonlines"}
+    assert shapes == set(SHAPES)
+    assert {s.format for s in SOURCES} == set(FORMATS)
+    # the forms option reaches every writer with a form rule, and only those
+    for target in TARGETS:
+        assert ("forms" in dict(target.options)) == (get(target.format).forms is not None)
+
+
+def test_the_issue_cases() -> None:
+    """The discrepancies the issue measured, each now reported as it happens."""
+    # GUM's empty nodes: counted as nodes, and the mentions over them apart
+    gum = next(s for s in SOURCES if s.path.endswith("GUM_conversation_atoms.conllu"))
+    conll = next(t for t in TARGETS if t.name == "conll2012")
+    (outcome,) = run(gum, conll, [d.copy() for d in documents(gum)])
+    empty = sum(1 for t in documents(gum)[0].tokens if t.is_empty)
+    assert empty > 0 and outcome.losses[("empty_nodes", "dropped")] == empty
+    # a POS column dropped from the 5-column CoNLL output is reported
+    assert outcome.losses[("pos", "dropped")] == sum(
+        1 for t in documents(gum)[0].tokens if not t.is_empty and (t.upos or t.xpos))
+    # LCC's multiword tokens: a loss, not a warning
+    lcc = next(s for s in SOURCES if s.path.endswith("116352.nkas.json"))
+    (outcome,) = run(lcc, conll, [d.copy() for d in documents(lcc)])
+    spaced = [t for t in documents(lcc)[0].tokens if re.search(r"\s", t.form)]
+    assert spaced and outcome.losses[("tokens", "changed")] == len(spaced)
+    assert not outcome.problems
+    # LCC -> CoNLL-UA: the links (which antecedent each names) are not carried, and say so
+    from corefkit.model.typed_links import LINKS
+
+    ua = next(t for t in TARGETS if t.name == "ua-exploded")
+    (outcome,) = run(lcc, ua, [d.copy() for d in documents(lcc)])
+    links = documents(lcc)[0].attrs[LINKS]
+    assert outcome.losses[("typed_links", "dropped")] == len(links) > 0
+    assert not outcome.problems
+    # CODI-CRAC -> CorefUD: every bridging relation is counted once, with what happened to it
+    codi = next(s for s in SOURCES if "AMI" in s.path)
+    corefud = next(t for t in TARGETS if t.name == "corefud")
+    (outcome,) = run(codi, corefud, [d.copy() for d in documents(codi)])
+    bridging = outcome.losses[("bridging", "changed")] + outcome.losses[("bridging", "dropped")]
+    assert bridging == len(documents(codi)[0].bridging()) and not outcome.problems
