@@ -36,15 +36,17 @@ class FormRule:
     """What a format's word column can hold.
 
     ``forbidden`` is a character class (without brackets) of characters that cannot be in a
-    form, ``why`` says what they would break; ``edges`` adds the UD validator's level-1 rules
-    for FORM (no white space at either end, none twice in a row); ``empty`` allows an empty
-    form.
+    form, ``why`` says what they would break; ``ends`` refuses white space at either end of
+    a form (a form of white space only included), ``doubles`` white space twice in a row (the
+    UD validator's level-1 rules for FORM); ``empty`` allows an empty form.
     """
 
     forbidden: str
     why: str
-    edges: bool = False
+    ends: bool = False
+    doubles: bool = False
     empty: bool = False
+    why_ends: str = "which the UD validator refuses"
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -53,8 +55,9 @@ class FormRule:
     @cached_property
     def refused(self) -> re.Pattern[str]:
         """Matches a non-empty form the rule refuses (one search per form)."""
-        edges = r"|^\s|\s$|\s\s" if self.edges else ""
-        return re.compile(f"[{self.forbidden}{SURROGATE}]{edges}")
+        ends = r"|^\s|\s$" if self.ends else ""
+        doubles = r"|\s\s" if self.doubles else ""
+        return re.compile(f"[{self.forbidden}{SURROGATE}]{ends}{doubles}")
 
     def problem(self, form: str) -> str | None:
         """Why ``form`` cannot be written (None: it can)."""
@@ -66,11 +69,10 @@ class FormRule:
             if "\ud800" <= char <= "\udfff":
                 return "it holds a lone surrogate, which UTF-8 cannot encode"
             return f"it holds {char!r}, {self.why}"
-        if self.edges:
-            if form[0].isspace() or form[-1].isspace():
-                return "it has white space at one end, which the UD validator refuses"
-            if _DOUBLE_SPACE_RE.search(form):
-                return "it has white space twice in a row, which the UD validator refuses"
+        if self.ends and (form[0].isspace() or form[-1].isspace()):
+            return f"it has white space at one end, {self.why_ends}"
+        if self.doubles and _DOUBLE_SPACE_RE.search(form):
+            return "it has white space twice in a row, which the UD validator refuses"
         return None
 
     def replace(self, form: str) -> str:
@@ -78,8 +80,9 @@ class FormRule:
         if not form:
             return "_"
         form = self.pattern.sub("_", form)
-        if self.edges:
+        if self.ends:
             form = _EDGE_RE.sub(lambda m: "_" * len(m.group()), form)
+        if self.doubles:
             form = _DOUBLE_SPACE_RE.sub(lambda m: m.group()[0] + "_" * (len(m.group()) - 1), form)
         return form
 
@@ -90,10 +93,12 @@ _EDGE_RE = re.compile(r"^\s+|\s+$")
 
 # The rules of the formats (their specs refer to these).
 WHITESPACE = FormRule(r"\s", "white space, which ends a column")
-CONLLU = FormRule("\t\n\r", "which would break the line into fields or lines", edges=True)
+CONLLU = FormRule("\t\n\r", "which would break the line into fields or lines", ends=True,
+                  doubles=True)
 BRAT = FormRule("\\s\ufeff", "white space, at which the brat reader splits the text into "
                                "tokens")
-LCC = FormRule("", "")
+LCC = FormRule("", "", ends=True,
+               why_ends="which the LCC reader strips from the mentions over it")
 MMAX2 = FormRule(XML_FORBIDDEN, "which XML 1.0 cannot hold", empty=True)
 
 

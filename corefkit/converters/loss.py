@@ -39,6 +39,8 @@ FEATURES: dict[str, str] = {
     "zeros": "zero mentions (on empty nodes only)",
     "mentions_with_empty_nodes": "mentions that include empty nodes",
     "crossing_same_entity": "crossing mentions of the same entity",
+    "crossing_mentions": "crossing mentions of different entities",
+    "mentions_over_lost_tokens": "mentions over tokens that are lost",
     "cross_sentence": "mentions that cross a sentence boundary",
     "heads": "mention heads",
     "min_spans": "minimum spans",
@@ -60,7 +62,8 @@ FEATURES: dict[str, str] = {
 # option cannot hold them, come from the writer: token forms, sentences, document names).
 WRITER_REPORTED = frozenset({"tokens", "sentences", "names"})
 # Mention-level features: a mention that has one and is dropped takes what hangs on it along.
-MENTION_FEATURES = ("singletons", "discontinuous", "zeros", "crossing_same_entity",
+MENTION_FEATURES = ("singletons", "discontinuous", "zeros", "mentions_with_empty_nodes",
+                    "crossing_same_entity", "crossing_mentions", "mentions_over_lost_tokens",
                     "cross_sentence", "non_referring", "unlinked_mentions", "discourse_deixis")
 # Token columns: feature -> the Token fields it covers.
 COLUMN_FIELDS = {"lemmas": ("lemma",), "pos": ("upos", "xpos"), "morphology": ("feats",),
@@ -453,8 +456,8 @@ def cascade(doc: Document, records: list[LossRecord]) -> list[LossRecord]:
     A mention a record drops (a zero, a discontinuous or non-referring mention, ...) takes
     along its head, min span and attributes, the bridging relations it is the anaphor of and
     the typed links it is the referring expression of; an entity all of whose mentions are
-    dropped takes its attributes, its set memberships and the bridging relations anchored in
-    it. Where the target holds such a feature, they get a record of their own; where a record
+    dropped (or that has none) takes its attributes, its set memberships and the bridging
+    relations anchored in it. Where the target holds such a feature, they get a record of their own; where a record
     already says they are written in another form (heads as UA's Min), they move from it to a
     ``dropped`` one, so that every object is counted once, with what really happened to it.
     """
@@ -462,10 +465,30 @@ def cascade(doc: Document, records: list[LossRecord]) -> list[LossRecord]:
     for rec in records:
         if rec.feature in MENTION_FEATURES and rec.dropped:
             dropped.update(o for o in rec.objects if isinstance(o, Mention))
-    if not dropped:
+    if not dropped and all(doc.size(e) for e in doc.entities):
         return records
-    gone_entities = {e for e in doc.entities
-                     if doc.size(e) and all(m in dropped for m in doc.mentions_of(e))}
+    # a mention dropped for one reason is dropped, not approximated, for every other of the
+    # features the records name
+    out: list[LossRecord] = []
+    for rec in records:
+        gone = [o for o in rec.objects if o in dropped] \
+            if rec.feature in MENTION_FEATURES and not rec.dropped else []
+        if not gone:
+            out.append(rec)
+            continue
+        out += record(doc, rec.feature, [o for o in rec.objects if o not in dropped], rec.action)
+        out += record(doc, rec.feature, gone, _ALSO)
+    named = {rec.feature for rec in out if rec.feature in MENTION_FEATURES}
+    if named:
+        detectors = _detectors(doc, frozenset())
+        for feature in sorted(named & set(detectors)):
+            counted = {o for rec in out if rec.feature == feature and rec.dropped
+                       for o in rec.objects}
+            more = [m for m in detectors[feature]() if m in dropped and m not in counted]
+            out += record(doc, feature, more, _ALSO)
+    records = out
+    # an entity without a mention is written nowhere either
+    gone_entities = {e for e in doc.entities if all(m in dropped for m in doc.mentions_of(e))}
     hanging: dict[str, list[Any]] = {
         "heads": [m for m in dropped if m.head is not None and not m.head_derived],
         "min_spans": [m for m in dropped if m.min_tokens is not None and not m.min_derived],
@@ -498,7 +521,15 @@ def cascade(doc: Document, records: list[LossRecord]) -> list[LossRecord]:
         out = rest
         new = [o for o in found if _key(o) not in counted]
         out += record(doc, feature, new, "dropped (what they belong to is not written)")
+    # a bridging relation kept whose anchor mention is not written names another, or none
+    counted = {_key(o) for rec in out if rec.feature == "bridging" for o in rec.objects}
+    out += record(doc, "bridging", [b for b in doc.bridging() if b.anchor_mention in dropped
+                                     and _key(b) not in counted],
+                  "approximated (its anchor mention is not written)")
     return out
+
+
+_ALSO = "dropped (not written: see the other features of the same mentions)"
 
 
 def _key(item: Any) -> Any:

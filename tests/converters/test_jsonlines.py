@@ -571,7 +571,8 @@ def test_formats_tells_the_truth(capsys, tmp_path):
     partial = dict(SPEC.partial)
     holds = [f for f in FEATURES if f in SPEC.capabilities and f not in partial]
     cannot = [f for f in FEATURES if f not in SPEC.capabilities]
-    assert listed["holds"] == ", ".join(holds) == "singletons, crossing_same_entity, metadata"
+    assert listed["holds"] == ", ".join(holds) == ("singletons, crossing_same_entity, "
+                                                  "crossing_mentions, metadata")
     assert listed["cannot hold"] == ", ".join(cannot)
     assert [p.split(" (")[0] for p in listed["holds in part"].split("; ")] == list(partial)
     # every feature it cannot hold is reported when a document has it ...

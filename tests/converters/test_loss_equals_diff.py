@@ -16,12 +16,15 @@ import re
 import tempfile
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from corefkit.converters.registry import FORMATS, get
 from corefkit.errors import LossError
 from corefkit.model import Document
 from tests.conftest import CORPORA
+from tests.oracle.documents import documents as generated_documents
 from tests.oracle.format_pairs import SOURCES, TARGETS, Source, Target, convert, corpus_folders, run
+from tests.oracle.model_diff import compare, diff_documents
 
 PAIRS = [pytest.param(s, t, id=f"{s.path}->{t.name}") for s in SOURCES for t in TARGETS]
 
@@ -100,3 +103,18 @@ def test_the_issue_cases() -> None:
     (outcome,) = run(codi, corefud, [d.copy() for d in documents(codi)])
     bridging = outcome.losses[("bridging", "changed")] + outcome.losses[("bridging", "dropped")]
     assert bridging == len(documents(codi)[0].bridging()) and not outcome.problems
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.name)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=generated_documents())
+def test_the_loss_report_equals_the_diff_on_generated_documents(target: Target,
+                                                                doc: Document) -> None:
+    """Documents with a bit of every feature (empty nodes, zeros, discontinuous and crossing
+    mentions, sets, bridging, non-referring and unlinked markables, DD, heads, min spans,
+    attributes, columns, speakers, parts): the same equality, on what real corpora rarely
+    combine."""
+    with tempfile.TemporaryDirectory() as folder:
+        report, back = convert(doc.copy(), target, folder)
+    assert len(back) == 1
+    assert compare(diff_documents(doc, back[0]), report.losses) == []

@@ -49,8 +49,9 @@ DROPPED, CHANGED = "dropped", "changed"
 
 # properties of a mention whose loss one of them must explain (see compare)
 MENTION_PROPERTIES = ("discontinuous", "zeros", "mentions_with_empty_nodes",
-                      "crossing_same_entity", "cross_sentence", "singletons", "non_referring",
-                      "unlinked_mentions", "discourse_deixis")
+                      "crossing_same_entity", "crossing_mentions", "mentions_over_lost_tokens",
+                      "cross_sentence", "singletons", "non_referring", "unlinked_mentions",
+                      "discourse_deixis")
 # token columns: feature -> the Token fields it covers
 COLUMNS = {"lemmas": ("lemma",), "pos": ("upos", "xpos"), "morphology": ("feats",),
            "syntax": ("head", "deprel"), "enhanced_deps": ("deps",)}
@@ -115,7 +116,18 @@ class TokenMap:
         self._align_empty()
 
     def _align_words(self, src: list[int], res: list[int]) -> None:
+        """Words in order: the same forms one to one; the same characters (white space left
+        out) by character; as many words one to one (forms changed); else by the longest
+        runs of equal forms, the stretches between them as :meth:`_align_stretch` says."""
         s_tok, r_tok = self.source.tokens, self.result.tokens
+        if [s_tok[i].form for i in src] == [r_tok[i].form for i in res]:
+            for a, b in zip(src, res):
+                self.forward[a] = [b]
+            return
+        if "".join(_clean(s_tok[i].form) for i in src) == \
+                "".join(_clean(r_tok[i].form) for i in res):
+            self._align_stretch(src, res)  # the same characters, tokenised otherwise
+            return
         if len(src) == len(res):
             for a, b in zip(src, res):
                 self.forward[a] = [b]
@@ -291,11 +303,28 @@ def _crossing_later(doc: Document) -> set[Mention]:
     return later
 
 
-def mention_properties(doc: Document) -> dict[Mention, tuple[str, ...]]:
+def _crossing_other(doc: Document) -> set[Mention]:
+    """Mentions whose extent crosses an earlier mention's of another entity (or of none)."""
+    found: set[Mention] = set()
+    ms = sorted((m for m in doc.mentions if m.tokens), key=lambda m: (m.tokens[0], -m.tokens[-1]))
+    for i, b in enumerate(ms):
+        for a in ms[:i]:
+            crosses = a.tokens[0] < b.tokens[0] < a.tokens[-1] < b.tokens[-1]
+            entity = doc.entity_of(a)
+            if crosses and (entity is None or entity is not doc.entity_of(b)):
+                found.add(b)
+                break
+    return found
+
+
+def mention_properties(doc: Document, tmap: TokenMap | None = None
+                       ) -> dict[Mention, tuple[str, ...]]:
     """The properties of every mention (see the module's text), by an own reading of the
-    model: the loss code's detectors are not used."""
+    model: the loss code's detectors are not used. With ``tmap``, a mention over words the
+    result has lost has the property ``mentions_over_lost_tokens``."""
     tokens = doc.tokens
     crossing = _crossing_later(doc)
+    other = _crossing_other(doc)
     sizes: Counter[Entity] = Counter(e for e in (doc.entity_of(m) for m in doc.mentions)
                                      if e is not None)
     found: dict[Mention, tuple[str, ...]] = {}
@@ -311,6 +340,11 @@ def mention_properties(doc: Document) -> dict[Mention, tuple[str, ...]]:
             props.append("mentions_with_empty_nodes")
         if m in crossing:
             props.append("crossing_same_entity")
+        if m in other:
+            props.append("crossing_mentions")
+        if tmap is not None and any(not tokens[t].is_empty and t not in tmap.forward
+                                    for t in m.tokens):
+            props.append("mentions_over_lost_tokens")
         if m.tokens and tokens[m.tokens[0]].sentence != tokens[m.tokens[-1]].sentence:
             props.append("cross_sentence")
         if entity is not None and entity.layer == IDENTITY_LAYER and not entity.pseudo \
@@ -329,33 +363,46 @@ def mention_properties(doc: Document) -> dict[Mention, tuple[str, ...]]:
 def match_mentions(source: Document, result: Document,
                    tmap: TokenMap) -> tuple[dict[Mention, Mention], set[Mention]]:
     """Source mention -> its result mention, and the source mentions matched only
-    approximately (another extent)."""
+    approximately (another extent).
+
+    Three passes: the same tokens and referring status; then approximations (a mention
+    written over its extent, its first part, or without its empty nodes: pairs of the same
+    layer and referring status that share tokens, the most similar first); then the same
+    tokens whatever the status (a non-referring markable read back as a referring one)."""
     by_key: dict[tuple[str, frozenset[int]], list[Mention]] = defaultdict(list)
     for m in sorted(result.mentions, key=lambda m: m.id):
         by_key[(m.layer, frozenset(m.tokens))].append(m)
     matched: dict[Mention, Mention] = {}
-    rest: list[Mention] = []
-    for m in sorted(source.mentions, key=lambda m: (m.tokens[:1], m.id)):
+    used: set[Mention] = set()
+
+    def exact(m: Mention, same_status: bool) -> Mention | None:
         key = (m.layer, tmap.tokens(m.tokens))
-        candidates = by_key.get(key)
-        if candidates and tmap.all_mapped(m.tokens) and key[1]:
-            # prefer a result mention of the same entity as the source's other matches
-            matched[m] = candidates.pop(0)
-        else:
-            rest.append(m)
-    # approximations (a mention written over its extent, its first part, or without its empty
-    # nodes): the pairs of the same layer that share tokens, the most similar first
-    used = set(matched.values())
+        candidates = [r for r in by_key.get(key, ()) if r not in used
+                      and (not same_status or (r.nonref is None) == (m.nonref is None))]
+        if not candidates or not key[1] or not tmap.all_mapped(m.tokens):
+            return None
+        own = _user_attrs(m.attrs)  # of several, the one most like it
+        return max(candidates, key=lambda r: (_user_attrs(r.attrs) == own, -r.id))
+
+    ordered = sorted(source.mentions, key=lambda m: (m.tokens[:1], m.id))
+    for m in ordered:
+        found = exact(m, True)
+        if found is not None:
+            matched[m] = found
+            used.add(found)
+    rest = [m for m in ordered if m not in matched]
     by_token: dict[tuple[str, int], list[Mention]] = defaultdict(list)
-    for m in result.mentions:
-        if m not in used:
-            for t in m.tokens:
-                by_token[(m.layer, t)].append(m)
+    for r in result.mentions:
+        if r not in used:
+            for t in r.tokens:
+                by_token[(r.layer, t)].append(r)
     pairs = []
     for m in rest:
         mapped = tmap.tokens(m.tokens)
         candidates = {r for t in mapped for r in by_token.get((m.layer, t), ())}
         for r in candidates:
+            if (r.nonref is None) != (m.nonref is None):
+                continue  # a non-referring markable is not written as a referring one
             common = len(mapped & frozenset(r.tokens))
             score = common / len(mapped | frozenset(r.tokens))
             if score >= 0.5:
@@ -366,6 +413,12 @@ def match_mentions(source: Document, result: Document,
             matched[m] = r
             used.add(r)
             approximate.add(m)
+    for m in rest:
+        if m not in matched:
+            found = exact(m, False)
+            if found is not None:
+                matched[m] = found
+                used.add(found)
     return matched, approximate
 
 
@@ -395,7 +448,7 @@ def _effective(doc: Document, m: Mention) -> dict[str, str]:
 def _diff_mentions(source: Document, result: Document, tmap: TokenMap,
                    diff: DocumentDiff) -> tuple[dict[Mention, Mention], dict[Entity, Entity]]:
     matched, approximate = match_mentions(source, result, tmap)
-    props = mention_properties(source)
+    props = mention_properties(source, tmap)
     for m in source.sorted_mentions():
         where = f"mention {m.tokens[:1]}..{m.tokens[-1:]} line {m.line}"
         r = matched.get(m)
@@ -403,6 +456,11 @@ def _diff_mentions(source: Document, result: Document, tmap: TokenMap,
             diff.add("mentions", DROPPED, where, props[m])
         elif m in approximate:
             diff.add("mentions", CHANGED, where, props[m])
+        elif m.nonref is not None and r.nonref is None:
+            diff.add("mentions", CHANGED, f"{where}: read back as referring", ("non_referring",))
+        elif "unlinked_mentions" in props[m] and result.entity_of(r) is not None:
+            diff.add("mentions", CHANGED, f"{where}: read back with an entity",
+                     ("unlinked_mentions",))
         _diff_mention_parts(source, result, m, r, tmap, diff, where)
     ematch = _entity_map(source, result, matched)
     _diff_chains(source, result, matched, diff)
@@ -420,8 +478,9 @@ def _diff_mention_parts(source: Document, result: Document, m: Mention, r: Menti
             diff.add("heads", DROPPED, where)
         elif r.head is not None and not r.head_derived and frozenset([r.head]) == head:
             pass
-        elif r.min_tokens is not None and not r.min_derived and frozenset(r.min_tokens) == head:
-            diff.add("heads", CHANGED, where)
+        elif m.min_tokens is None and r.min_tokens is not None and not r.min_derived \
+                and frozenset(r.min_tokens) == head:
+            diff.add("heads", CHANGED, where)  # written as the min span the mention lacked
         elif r.head is None or r.head_derived:
             diff.add("heads", DROPPED, where)
         else:

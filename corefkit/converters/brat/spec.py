@@ -33,7 +33,8 @@ SPEC = FormatSpec(
                 "cop/appos relations, equivalence lines); writes a folder of pairs with an "
                 "annotation.conf",
     patterns=("*.ann",),
-    capabilities=frozenset({"tokens", "sentences", "names", "singletons", "discontinuous",
+    capabilities=frozenset({"tokens", "crossing_mentions", "mentions_over_lost_tokens",
+                            "sentences", "names", "singletons", "discontinuous",
                             "crossing_same_entity", "cross_sentence", "mention_attributes"}),
     partial=(("tokens", "words without white space: the reader splits the text at white "
                         "space"),

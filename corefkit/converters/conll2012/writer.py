@@ -43,11 +43,17 @@ def partial_losses(doc: Document, *, layout: str = "default", keep_ids: bool = F
     """The columns between the word and the coreference (POS, parse bits, lemma, sense,
     speaker, named entities, ...) are written only in the ``source`` layout, for the tokens
     read from CoNLL-2012 with them; elsewhere every lemma, tag, speaker and opaque column of
-    the words is lost."""
+    the words is lost. The ``gum`` layout has no sentence breaks."""
     source = layout == "source" and "conll_begin" in doc.attrs
     words = [t for t in doc.tokens if not t.is_empty
              and not (source and "conll_columns" in t.attrs)]
     records = []
+    if layout == "gum":
+        sentences = [s for s in doc.sentences
+                     if any(not doc.tokens[i].is_empty for i in s.token_indices())]
+        if len(sentences) > 1:
+            records += record(doc, "sentences", sentences,
+                              "changed (the GUM layout has no sentence breaks)")
     for feature in SOURCE_COLUMNS:
         records += record(doc, feature, tokens_with_column(words, feature))
     if not any(s.speaker for s in doc.sentences) and all(t.speaker is None for t in words):

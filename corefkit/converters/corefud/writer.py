@@ -446,6 +446,15 @@ class _DocumentWriter:
             self.repair("corefud.derived-heads",
                         f"{self.derived_heads} mentions had no head; derived one (conversion-notes "
                         "§2), which head-match scores depend on")
+        bare = sum(1 for t in doc.tokens if not t.is_empty and (
+            t.upos in (None, "", "_") or t.head in (None, "", "_") or t.deprel in (None, "", "_")))
+        if bare:
+            # a writer cannot invent a tree: say what UD validation will make of the file
+            self.repair("corefud.no-syntax",
+                        f"{bare} words have no UPOS, HEAD or DEPREL (the source has no "
+                        "dependency tree): written '_', which UD validation level 2 refuses "
+                        "('corefkit validate --level 2'; CorefUD data passes it); parse the "
+                        "text (UDPipe, Stanza) where level 2 is required", "kept")
         if self.dropped_attributes:
             self.repair("corefud.attributes-dropped",
                         f"{self.dropped_attributes} mentions have attributes the declaration "

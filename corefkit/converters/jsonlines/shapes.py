@@ -277,11 +277,19 @@ def text_layout(doc: Document) -> tuple[str, dict[int, Span]]:
     return text, offsets
 
 
+def visible(text: str, start: int, end: int) -> bool:
+    """Whether characters ``start:end`` hold something a reader can make a token of: a
+    mention over white space only (or nothing) is no fastcoref mention."""
+    return bool(text[start:end].strip())
+
+
 def fastcoref(w: Written) -> dict[str, Any]:
     """The text (:func:`text_layout`) and the clusters as character offsets."""
     text, offsets = text_layout(w.doc)
     spans = [offsets[t.index] for t in w.tokens]
-    clusters = [[[spans[a][0], spans[b][1]] for (a, b), _ in chain] for chain in w.clusters]
+    clusters = [[[spans[a][0], spans[b][1]] for (a, b), _ in chain
+                 if visible(text, spans[a][0], spans[b][1])] for chain in w.clusters]
+    clusters = [chain for chain in clusters if chain]
     return {"doc_key": doc_key(w.doc), "text": text, "clusters": clusters,
             "clusters_strings": [[text[s:e] for s, e in chain] for chain in clusters]}
 

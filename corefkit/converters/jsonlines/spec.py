@@ -81,13 +81,16 @@ SPEC = FormatSpec(
                 "(doc_key/sentences/clusters), SpanBERT minimized subwords, wl-coref, DyGIE++, "
                 "PreCo, fastcoref (character offsets), Maverick, coref-data",
     patterns=("*.jsonlines", "*.jsonl"),
-    capabilities=frozenset({"tokens", "sentences", "names", "lemmas", "pos", "morphology",
+    capabilities=frozenset({"tokens", "crossing_mentions", "mentions_over_lost_tokens",
+                            "sentences", "names", "lemmas", "pos", "morphology",
                             "syntax", "enhanced_deps", "misc", "singletons",
                             "crossing_same_entity", "cross_sentence", "heads", "speakers",
                             "parts", "metadata"}),
     partial=(("tokens", "in every shape but fastcoref, whose reader splits the text by its own "
                         "rule"),
              ("sentences", "in every shape but maverick (none) and fastcoref (split by a rule)"),
+             ("mentions_over_lost_tokens", "in every shape but fastcoref, where a mention over "
+                                           "white space only cannot be written"),
              ("names", "as read: a record read without a name gets its file's"),
              ("lemmas", "in the coref-data shape"),
              ("pos", "in the coref-data shape, XPOS in wl-coref and in e2e when read with pos"),

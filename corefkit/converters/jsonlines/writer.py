@@ -32,7 +32,9 @@ from corefkit.converters.jsonlines.shapes import (
     SHAPES,
     Written,
     _document_heads,
+    plain_name,
     text_layout,
+    visible,
     written,
 )
 from corefkit.converters.jsonlines.spec import SHAPES as SHAPE_NAMES
@@ -166,7 +168,10 @@ def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
                                                 if sentence_of[a] != sentence_of[b]])
     found += record(doc, "speakers", _lost_speakers(doc, w, shape))
     if shape in ("preco", "coref-data") and doc.pair_key()[1] != "0":
-        found += record(doc, "parts", [f"part {doc.part}"], f"approximated (in the {shape} id)")
+        found += record(doc, "parts", [f"part {doc.part}"],
+                        f"dropped (the {shape} shape has no part: it goes into the id)")
+        found += record(doc, "names", [f"{doc.name!r} as {plain_name(doc)!r}"],
+                        f"changed (the {shape} id holds the part)")
     if shape in NO_SENTENCES and len(w.sentences) > 1:
         found += record(doc, "sentences", [doc.sentences[w.tokens[a].sentence]
                                            for a, _ in w.sentences],
@@ -259,12 +264,25 @@ def fastcoref_losses(doc: Document, w: Written) -> list[LossRecord]:
             changed.append(token)
     added = [f"characters {a}-{b} {text[a:b]!r}" for k, (a, b) in enumerate(ranges)
              if not covered[k]]
-    found = record(doc, "tokens", dropped, "dropped (the fastcoref reader finds no token there)")
+    no_token = set(dropped)
+    gone, cut = [], []
+    for chain in w.clusters:
+        for (a, b), mention in chain:
+            kept = [t for t in w.tokens[a:b + 1] if t not in no_token]
+            if not visible(text, spans[a][0], spans[b][1]):
+                gone.append(mention)
+            elif len(kept) < b - a + 1:
+                cut.append(mention)
+    found = record(doc, "mentions_over_lost_tokens", gone,
+                   "dropped (their characters are white space only)")
+    found += record(doc, "mentions_over_lost_tokens", cut,
+                    "changed (written without the tokens that are lost)")
+    found += record(doc, "tokens", dropped, "dropped (the fastcoref reader finds no token there)")
     found += record(doc, "tokens", changed + added,
                     "changed (the fastcoref shape holds the text: its reader splits it by its "
                     "own rule)")
     bounds = {(ranges[a][0], ranges[b - 1][1]) for a, b in sentence_bounds(text, ranges)}
-    lost = [doc.sentences[w.tokens[a].sentence] for a, b in w.sentences
-            if (spans[a][0], spans[b - 1][1]) not in bounds]
-    return found + record(doc, "sentences", lost,
+    ended = [doc.sentences[w.tokens[a].sentence] for a, b in w.sentences
+             if (spans[a][0], spans[b - 1][1]) not in bounds]
+    return found + record(doc, "sentences", ended,
                           "changed (the fastcoref reader ends sentences by its own rule)")

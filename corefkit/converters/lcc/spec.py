@@ -24,7 +24,8 @@ SPEC = FormatSpec(
     description="Lithuanian coreference annotator JSON (*.nkas.json): character offsets, typed "
                 "links, group links; --layer manualCoreferences@1 (gold, default) or @2",
     patterns=("*.nkas.json",),
-    capabilities=frozenset({"tokens", "sentences", "names", "lemmas", "pos", "misc",
+    capabilities=frozenset({"tokens", "crossing_mentions", "mentions_over_lost_tokens",
+                            "sentences", "names", "lemmas", "pos", "misc",
                             "mentions_with_empty_nodes", "singletons",
                             "crossing_same_entity", "cross_sentence", "split_antecedents",
                             "discourse_deixis", "mention_attributes", "typed_links",

@@ -22,7 +22,8 @@ SPEC = FormatSpec(
     description="CoNLL-UA exploded: CoNLL-U Plus with IDENTITY / BRIDGING / DISCOURSE_DEIXIS "
                 "columns (Universal Anaphora, CODI-CRAC)",
     patterns=("*.CONLLUA", "*.conllua", "*.ua"),
-    capabilities=frozenset({"tokens", "sentences", "names", "empty_nodes", "lemmas", "pos",
+    capabilities=frozenset({"tokens", "crossing_mentions", "mentions_over_lost_tokens",
+                            "sentences", "names", "empty_nodes", "lemmas", "pos",
                             "morphology", "syntax", "enhanced_deps", "misc", "singletons",
                             "discontinuous", "zeros", "mentions_with_empty_nodes",
                             "crossing_same_entity", "cross_sentence", "heads", "min_spans",
@@ -37,6 +38,7 @@ SPEC = FormatSpec(
              ("zeros", "with --allow-zeros (UA scorer 2.0 ids)"),
              ("mentions_with_empty_nodes", "with --allow-zeros (UA scorer 2.0 ids)"),
              ("crossing_same_entity", "with --allow-id-closers (UA scorer 2.0)"),
+             ("crossing_mentions", "with --allow-id-closers (UA scorer 2.0)"),
              ("heads", "as Min, where the markable has no min span"),
              ("min_spans", "one range: gapped min spans become their hull"),
              ("unlinked_mentions", "as bridging anaphors or NOM_SEM markables"),
