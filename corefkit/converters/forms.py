@@ -20,6 +20,7 @@ import copy as _copy
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from corefkit.converters.loss import LossRecord, describe_token, record
 from corefkit.errors import LossError, UsageError
@@ -47,6 +48,9 @@ class FormRule:
     doubles: bool = False
     empty: bool = False
     why_ends: str = "which the UD validator refuses"
+    # values other than forms that the format writes into a line of their own (comment or
+    # header lines), where a line break would end the line: names, speakers, metadata
+    line_values: tuple[str, ...] = ()
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -92,9 +96,10 @@ _EDGE_RE = re.compile(r"^\s+|\s+$")
 
 
 # The rules of the formats (their specs refer to these).
-WHITESPACE = FormRule(r"\s", "white space, which ends a column")
+CONLL2012 = FormRule(r"\s", "white space, which ends a column", line_values=("names",))
+UA = FormRule(r"\s", "white space, which ends a column", line_values=("names", "speakers"))
 CONLLU = FormRule("\t\n\r", "which would break the line into fields or lines", ends=True,
-                  doubles=True)
+                  doubles=True, line_values=("names", "speakers", "metadata"))
 BRAT = FormRule("\\s\ufeff", "white space, at which the brat reader splits the text into "
                                "tokens")
 LCC = FormRule("", "", ends=True,
@@ -104,11 +109,13 @@ MMAX2 = FormRule(XML_FORBIDDEN, "which XML 1.0 cannot hold", empty=True)
 
 def check_forms(doc: Document, rule: FormRule, format: str, mode: str = "refuse",
                 words_only: bool = False) -> tuple[Document, list[LossRecord]]:
-    """``doc`` as the writer may write it, and the loss record of the forms replaced.
+    """``doc`` as the writer may write it, and the loss records of what was replaced.
 
     ``mode`` ``refuse`` raises a :class:`LossError` naming the first token ``rule`` refuses
-    (and how many there are); ``replace`` returns a copy with those forms replaced.
-    ``words_only``: empty nodes are not written (their forms do not matter).
+    (and how many there are), or the first value with a line break in it that the format
+    writes into a line of its own (``rule.line_values``: the name, speakers, metadata);
+    ``replace`` returns a copy with those forms replaced, and line breaks in those values
+    written as spaces. ``words_only``: empty nodes are not written (their forms do not matter).
     """
     if mode not in FORMS_MODES:
         raise UsageError(f"unknown --forms mode {mode!r}; expected one of {', '.join(FORMS_MODES)}")
@@ -117,23 +124,91 @@ def check_forms(doc: Document, rule: FormRule, format: str, mode: str = "refuse"
     empty_ok = rule.empty
     bad = [t for t in doc.tokens if not (words_only and t.is_empty)
            and ((not t.form and not empty_ok) or (t.form and search(t.form)))]
-    if not bad:
+    broken = _broken_values(doc, rule.line_values)
+    if not bad and not broken:
         return doc, []
-    if mode == "refuse":
+    where = f"{doc.file}: " if doc.file else ""
+    if mode == "refuse" and bad:
         first = bad[0]
         more = f" ({len(bad)} forms in this document cannot be written)" if len(bad) > 1 else ""
-        where = f"{doc.file}: " if doc.file else ""
         raise LossError(
             f"{where}document {doc.name!r}, {describe_token(doc, first)}: {format} cannot hold "
             f"this form: {problem(first.form)}{more}; fix the tokens, or pass --forms replace "
             "to write '_' for what the format cannot hold (reported as lost)")
-    # a copy that shares the text layer but for the tokens whose forms change
+    if mode == "refuse":
+        _, what, value = broken[0]
+        raise LossError(
+            f"{where}document {doc.name!r}: {format} writes {what} on a line of its own, and "
+            f"{value!r} holds a line break; fix it, or pass --forms replace to write a space "
+            "for it (reported as lost)")
+    # a copy that shares the text layer but for the tokens and sentences that change
     copy = doc.copy(text=False)
     tokens = list(doc.tokens)
     for token in bad:
         changed = _copy.copy(token)
         changed.form = rule.replace(token.form)
         tokens[token.index] = changed
+    records = record(doc, "tokens", bad, f"changed (characters {format} cannot hold written '_')")
+    if broken:
+        records += _replace_values(doc, copy, tokens, broken)
     copy.tokens = tokens
-    return copy, record(doc, "tokens", bad,
-                        f"changed (characters {format} cannot hold written '_')")
+    return copy, records
+
+
+_LINE_BREAK_RE = re.compile("[\n\r]")
+
+
+def _broken_values(doc: Document, kinds: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(feature, what, value) of the values of ``kinds`` that hold a line break."""
+    found: list[tuple[str, str, str]] = []
+    if "names" in kinds:
+        for what, value in (("the document name", doc.id), ("the part", doc.part or "")):
+            if _LINE_BREAK_RE.search(value):
+                found.append(("names", what, value))
+    if "speakers" in kinds:
+        for sentence in doc.sentences:
+            if sentence.speaker and _LINE_BREAK_RE.search(sentence.speaker):
+                found.append(("speakers", f"the speaker of sentence {sentence.index + 1}",
+                              sentence.speaker))
+    if "metadata" in kinds:
+        for key, value in doc.meta.items():
+            if _LINE_BREAK_RE.search(key) or _LINE_BREAK_RE.search(value):
+                found.append(("metadata", f"metadata {key!r}", value))
+    return found
+
+
+def _replace_values(doc: Document, copy: Document, tokens: list[Any],
+                    broken: list[tuple[str, str, str]]) -> list[LossRecord]:
+    """Line breaks as spaces in ``copy`` (whose token list is ``tokens``); the records."""
+    def mend(value: str) -> str:
+        return _LINE_BREAK_RE.sub(" ", value)
+
+    records: list[LossRecord] = []
+    kinds = {feature for feature, _, _ in broken}
+    if "names" in kinds:
+        copy.id, copy.part = mend(doc.id), mend(doc.part) if doc.part is not None else None
+        records += record(doc, "names", [f"{doc.name!r} as {copy.name!r}"],
+                          "changed (a line break written as a space)")
+    if "metadata" in kinds:
+        keys = [k for k, v in doc.meta.items()
+                if _LINE_BREAK_RE.search(k) or _LINE_BREAK_RE.search(v)]
+        copy.meta = {mend(k): mend(v) for k, v in doc.meta.items()}
+        records += record(doc, "metadata", keys, "changed (a line break written as a space)")
+    if "speakers" in kinds:  # the sentences' speakers, and the words' that are the same
+        sentences = list(doc.sentences)
+        changed = []
+        for k, sentence in enumerate(sentences):
+            if not (sentence.speaker and _LINE_BREAK_RE.search(sentence.speaker)):
+                continue
+            sentences[k] = _copy.copy(sentence)
+            sentences[k].speaker = mend(sentence.speaker)
+            for i in sentence.token_indices():
+                token = tokens[i]
+                if token.speaker in (None, "", sentence.speaker):
+                    changed.append(doc.tokens[i])
+                    if token.speaker:
+                        tokens[i] = _copy.copy(token)
+                        tokens[i].speaker = mend(token.speaker)
+        copy.sentences = sentences
+        records += record(doc, "speakers", changed, "changed (a line break written as a space)")
+    return records

@@ -23,7 +23,7 @@ from corefkit.converters.registry import get
 from corefkit.errors import LossError
 from corefkit.model import Document
 from tests.oracle.format_pairs import Target
-from tests.oracle.model_diff import diff_documents
+from tests.oracle.model_diff import compare, diff_documents
 
 AWKWARD = ["\n", "a b", "a\tb", "|", "#", "#x", "_", "(", ")", "(1)", "", " ", "  ", "\r",
            "\u00a0", "\u2028", "\x85", "\x0b", "\x1c", " a", "a ", "a  b", "\ufeff", "\x00",
@@ -131,3 +131,26 @@ def test_the_rules_are_documented() -> None:
         page = docs / f"{target.format}.md"
         assert page.exists(), page
         assert re.search(r"^## Token forms", page.read_text(encoding="utf-8"), re.M), page
+
+
+@pytest.mark.parametrize("target", WRITERS + [FASTCOREF], ids=lambda t: t.name)
+@pytest.mark.parametrize("what", ["name", "speaker", "metadata"])
+def test_line_breaks_in_names_speakers_and_metadata(target: Target, what: str) -> None:
+    """A value a line format writes on a line of its own (``# newdoc id``, ``#begin
+    document``, ``# speaker``, ``# meta::``) cannot hold a line break: refused, naming it, or
+    written with a space and counted; where the format writes the value elsewhere (or not at
+    all), the loss report still equals what is lost."""
+    doc = Document("doc\n1" if what == "name" else "doc1")
+    doc.add_sentence(["It", "rained", "."], speaker="A\nB" if what == "speaker" else None)
+    doc.add_span(0, 0, doc.new_entity())
+    if what == "metadata":
+        doc.meta["title"] = "A\nB"
+    rule = get(target.format).forms
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            report, back = write_and_read(doc, target, folder)
+        except LossError as refused:
+            assert rule is not None and "holds a line break" in str(refused)
+            assert not any(Path(folder).iterdir())
+            report, back = write_and_read(doc, target, folder, forms="replace")
+    assert compare(diff_documents(doc, back), report.losses) == []  # type: ignore[attr-defined]

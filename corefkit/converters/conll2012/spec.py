@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
-from corefkit.converters.forms import WHITESPACE
+from corefkit.converters.forms import CONLL2012
 
 BEGIN_RE = re.compile(r"^#\s*begin document", re.MULTILINE)
 LAYOUTS = ("default", "source", "gum")
@@ -29,7 +29,7 @@ SPEC = FormatSpec(
              ("pos", "with --layout source, for documents read from CoNLL-2012"),
              ("token_columns", "with --layout source, for documents read from CoNLL-2012"),
              ("speakers", "with --layout source, for documents read from CoNLL-2012")),
-    forms=WHITESPACE,
+    forms=CONLL2012,
     package="corefkit.converters.conll2012",
     sniff=sniff,
     sniff_priority=50,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from corefkit.converters.base import FormatSpec, Option
-from corefkit.converters.forms import WHITESPACE
+from corefkit.converters.forms import UA
 
 COLUMNS_RE = re.compile(r"^#\s*global\.columns\s*=[^\n]*\bIDENTITY\b", re.MULTILINE)
 
@@ -43,7 +43,7 @@ SPEC = FormatSpec(
              ("min_spans", "one range: gapped min spans become their hull"),
              ("unlinked_mentions", "as bridging anaphors or NOM_SEM markables"),
              ("bridging", "one anchor per markable")),
-    forms=WHITESPACE,
+    forms=UA,
     package="corefkit.converters.ua_exploded",
     sniff=sniff,
     sniff_priority=30,  # before corefud (a UA file's token lines can look like CoNLL-U)
