@@ -81,6 +81,15 @@ class FormatSpec:
     partial: tuple[tuple[str, str], ...] = ()
     # what the word column can hold (corefkit.converters.forms); None: any string
     forms: FormRule | None = None
+    # the documents bring their own words, which need not be the key's (an LLM's answer):
+    # scoring aligns them to the key's tokens (corefkit.alignment) unless told not to
+    own_text: bool = False
+    # file-name patterns taken only when the format is named (--from): too common a name
+    # ("*.txt") to detect the format by
+    named_patterns: tuple[str, ...] = ()
+    # the documents have no names of their own (one per line of text): scoring pairs them with
+    # the key's documents by their text
+    pairs_by_content: bool = False
 
     def reader(self) -> ModuleType:
         return importlib.import_module(self.package + ".reader")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
+from corefkit.converters.offsets import SUBTOKEN
 from corefkit.errors import Repair, UsageError
 from corefkit.model import IDENTITY, Bridging, Document, Entity, Mention, SetMembership, Token
 from corefkit.model.typed_links import LINKS
@@ -56,6 +57,7 @@ FEATURES: dict[str, str] = {
     "names": "document names",
     "parts": "document parts",
     "opaque_levels": "other annotation levels (kept uninterpreted)",
+    "sub_token": "mentions that start or end inside a token (sub-token annotations)",
 }
 
 # Features every format holds as far as its writer is concerned (their losses, where a shape or
@@ -73,7 +75,8 @@ EMPTY_VALUES = (None, "", "_", "-")
 
 # What a writer does with a feature it cannot hold, where it is not "dropped"
 DEFAULT_ACTIONS = {"mentions_with_empty_nodes": "approximated (written without their empty "
-                                                "nodes)"}
+                                                "nodes)",
+                   "sub_token": "approximated (widened to whole tokens)"}
 
 # Attribute keys that hold identifiers rather than annotation: renumbering them is reported
 # through the id maps of a conversion, not as lost attributes.
@@ -401,6 +404,7 @@ def _detectors(doc: Document, can: frozenset[str]) -> dict[str, Callable[[], lis
         "metadata": lambda: sorted(doc.meta),
         "parts": parts,
         "opaque_levels": opaque_levels,
+        "sub_token": lambda: mentions_where(lambda m: SUBTOKEN in m.attrs),
     }
 
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import UsageError
 from corefkit.scoring import semantics as semantics_module
 from corefkit.scoring.align import Labeler
 from corefkit.scoring.metrics import registry
+
+if TYPE_CHECKING:
+    from corefkit.alignment import AlignmentPolicy
 
 ENGINES = ("auto", "serial", "processes", "dask")
 
@@ -43,6 +46,11 @@ class ScoreConfig:
     scheduler: str | None = None             # a Dask scheduler address (engine "dask")
     # key and response of different formats: each pair's words are compared (engine.same_words)
     compare_words: bool = False
+    # responses re-expressed on the key's tokens before scoring (corefkit.alignment), with
+    # this policy; None: off
+    align: AlignmentPolicy | None = None
+    # response documents without names of their own are paired with the key's by their text
+    pair_by_content: bool = False
 
     # ------------------------------------------------------------------ building
     @classmethod

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from corefkit.model import Document, Entity, Mention
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import (
+from corefkit.checks.plugins import (
     FileChecks,
     FormatPlugin,
     Incident,
@@ -25,6 +23,8 @@ from corefkit.validation.plugins import (
     mention_text,
     pairs_overlapping,
 )
+from corefkit.checks.registry import ERROR, WARNING, Check, register
+from corefkit.model import Document, Entity, Mention
 
 NO_TOKENS = "mention.no-tokens"
 SAME_SPAN_SAME_ENTITY = "mention.same-span-same-entity"

@@ -24,7 +24,7 @@ Properties, for every mutated file FILE (``check``):
    file of the project) and, for the line-based formats (CoNLL-2012, CoNLL-U, CoNLL-UA), a
    line: ``corefkit: error: FILE:LINE: ...``.
 3. **Strict reading and ``validate`` agree.** The refusal rule, from
-   ``corefkit/converters/registry.py: read/_strict``, ``corefkit/validation/checks.py:
+   ``corefkit/converters/registry.py: read/_strict``, ``corefkit/checks/registry.py:
    Check.refused`` and ``corefkit/validation/engine.py``:
 
    * ``corefkit validate FILE`` reads leniently and reports every incident. A *refused
@@ -89,7 +89,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from corefkit.cli.main import main
-from corefkit.validation.checks import get_check
+from corefkit.validation.catalog import get_check
 from corefkit.validation.engine import STOPPED
 from tests.conftest import CORPORA
 
@@ -768,7 +768,7 @@ def test_samples_are_sound():
 def test_the_refusal_rule_of_the_docstring():
     """The checks refused beyond level 1, and the level-1 errors not refused, are the ones the
     module docstring names (the rule is stated there; this keeps it true)."""
-    from corefkit.validation.checks import all_checks
+    from corefkit.validation.catalog import all_checks
 
     ours = [c for c in all_checks() if c.format in (None, *KIND)]  # the formats fuzzed here
     assert {c.id for c in ours if c.refused and c.level > 1} == REFUSED_DEEPER

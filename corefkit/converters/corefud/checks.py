@@ -14,11 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from corefkit.converters.corefud.misc import CHUNK_RE, ID_FIELDS  # the reader's own grammar
-from corefkit.converters.corefud.udformat import UdFormat
-from corefkit.model import IDENTITY, Document, Entity, Mention
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import (
+from corefkit.checks.plugins import (
     FileChecks,
     FormatPlugin,
     Incident,
@@ -31,6 +27,10 @@ from corefkit.validation.plugins import (
     pairs_overlapping,
     sentence_label,
 )
+from corefkit.checks.registry import ERROR, WARNING, Check, register
+from corefkit.converters.corefud.misc import CHUNK_RE, ID_FIELDS  # the reader's own grammar
+from corefkit.converters.corefud.udformat import UdFormat
+from corefkit.model import IDENTITY, Document, Entity, Mention
 
 FORMAT = "corefud"
 NON_UNIQUE_SENT_ID = "corefud.non-unique-sent-id"
