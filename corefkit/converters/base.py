@@ -9,7 +9,8 @@ Each format is one package ``corefkit/converters/<format>/``:
 * ``reader.py`` — ``read_stream(stream, file, **options)`` (or ``read_path(path, file,
   **options)`` for formats whose documents are several files), an iterator of documents.
 * ``writer.py`` — ``write_stream(documents, out, report, **options)`` (or ``write_path``),
-  ``loss_actions(**options)`` and optionally ``partial_losses(doc, **options)``.
+  ``loss_actions(**options)`` and optionally ``partial_losses(doc, **options)`` and
+  ``capabilities(held, **options)`` (what of the spec's capabilities these options hold).
 * ``checks.py`` — the format's validation checks and its ``PLUGIN`` for the validator.
 """
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy as _copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -51,6 +52,9 @@ class FormRule:
     # values other than forms that the format writes into a line of their own (comment or
     # header lines), where a line break would end the line: names, speakers, metadata
     line_values: tuple[str, ...] = ()
+    # a check of the whole form beyond its characters (text2text: a word its reader would take
+    # for a tag or an empty node): why the reader would not read it back (None: it would)
+    shape: Callable[[str], str | None] | None = None
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -77,7 +81,14 @@ class FormRule:
             return f"it has white space at one end, {self.why_ends}"
         if self.doubles and _DOUBLE_SPACE_RE.search(form):
             return "it has white space twice in a row, which the UD validator refuses"
-        return None
+        return self.shape(form) if self.shape is not None else None
+
+    def refuses(self, form: str) -> bool:
+        """Whether ``form`` cannot be written (as :meth:`problem`, faster)."""
+        if not form:
+            return not self.empty
+        return self.refused.search(form) is not None or (
+            self.shape is not None and self.shape(form) is not None)
 
     def replace(self, form: str) -> str:
         """``form`` with every character the format cannot hold as ``_``."""
@@ -88,6 +99,11 @@ class FormRule:
             form = _EDGE_RE.sub(lambda m: "_" * len(m.group()), form)
         if self.doubles:
             form = _DOUBLE_SPACE_RE.sub(lambda m: m.group()[0] + "_" * (len(m.group()) - 1), form)
+        if self.shape is not None and self.shape(form) is not None:
+            # what a reader takes for markup starts with its first character: write that '_'
+            form = "_" + form[1:]
+            if self.shape(form) is not None:
+                form = "_" * len(form)
         return form
 
 
@@ -105,6 +121,11 @@ BRAT = FormRule("\\s\ufeff", "white space, at which the brat reader splits the t
 LCC = FormRule("", "", ends=True,
                why_ends="which the LCC reader strips from the mentions over it")
 MMAX2 = FormRule(XML_FORBIDDEN, "which XML 1.0 cannot hold", empty=True)
+# the tool formats lay a document out as text, a token a row (WebAnno TSV) or a span of the
+# text (UIMA CAS): a TAB or line break would end the row or the sentence
+WEBANNO_TSV = FormRule("\t\n\r", "which would break the row into fields or lines")
+UIMA_CAS = FormRule("\t\n\r" + XML_FORBIDDEN, "which would break the text into lines or "
+                    "fields, or which XML 1.0 cannot hold")
 
 
 def check_forms(doc: Document, rule: FormRule, format: str, mode: str = "refuse",
@@ -120,10 +141,8 @@ def check_forms(doc: Document, rule: FormRule, format: str, mode: str = "refuse"
     if mode not in FORMS_MODES:
         raise UsageError(f"unknown --forms mode {mode!r}; expected one of {', '.join(FORMS_MODES)}")
     problem = rule.problem
-    search = rule.refused.search
-    empty_ok = rule.empty
-    bad = [t for t in doc.tokens if not (words_only and t.is_empty)
-           and ((not t.form and not empty_ok) or (t.form and search(t.form)))]
+    refuses = rule.refuses
+    bad = [t for t in doc.tokens if not (words_only and t.is_empty) and refuses(t.form)]
     broken = _broken_values(doc, rule.line_values)
     if not bad and not broken:
         return doc, []

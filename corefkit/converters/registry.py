@@ -436,6 +436,9 @@ def write(
         fallback = options.pop("discontinuous", "drop")
     forms = options.pop("forms", "refuse")
     module = spec.writer()
+    # what the writer holds with these options (a format may hold a feature only with one)
+    holds = getattr(module, "capabilities", None)
+    held = holds(spec.capabilities, **options) if holds is not None else spec.capabilities
     report = ConversionReport()
 
     def checked(docs: Iterable[Document]) -> Iterator[Document]:
@@ -445,11 +448,11 @@ def write(
             losses: list[LossRecord] = []
             if spec.forms is not None:
                 doc, losses = check_forms(doc, spec.forms, spec.name, forms,
-                                          words_only="empty_nodes" not in spec.capabilities)
+                                          words_only="empty_nodes" not in held)
             actions = module.loss_actions(**options)
             if fallback is not None and fallback != "drop":
                 actions = {**actions, "discontinuous": discontinuous_action(fallback)}
-            losses += find_losses(doc, spec.capabilities, actions)
+            losses += find_losses(doc, held, actions)
             partial = getattr(module, "partial_losses", None)  # features a format holds in part
             if partial is not None:
                 losses += partial(doc, **options)

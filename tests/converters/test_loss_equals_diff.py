@@ -23,10 +23,20 @@ from corefkit.errors import LossError
 from corefkit.model import Document
 from tests.conftest import CORPORA
 from tests.oracle.documents import documents as generated_documents
-from tests.oracle.format_pairs import SOURCES, TARGETS, Source, Target, convert, corpus_folders, run
+from tests.oracle.format_pairs import (KNOWN_MISMATCHES, SOURCES, TARGETS, Source, Target,
+                                       convert, corpus_folders, run)
 from tests.oracle.model_diff import compare, diff_documents
 
-PAIRS = [pytest.param(s, t, id=f"{s.path}->{t.name}") for s in SOURCES for t in TARGETS]
+def needs_cas(*formats: str) -> None:
+    if "uima-cas" in formats:
+        pytest.importorskip("cassis")   # corefkit[cas]
+
+
+PAIRS = [pytest.param(s, t, id=f"{s.path}->{t.name}",
+                      marks=[pytest.mark.xfail(reason=KNOWN_MISMATCHES[(s.path, t.name)],
+                                               strict=True)]
+                      if (s.path, t.name) in KNOWN_MISMATCHES else [])
+         for s in SOURCES for t in TARGETS]
 
 
 @functools.lru_cache(maxsize=4)
@@ -36,6 +46,7 @@ def documents(source: Source) -> tuple[Document, ...]:
 
 @pytest.mark.parametrize(("source", "target"), PAIRS)
 def test_the_loss_report_equals_the_diff(source: Source, target: Target) -> None:
+    needs_cas(source.format, target.format)
     docs = [d.copy() for d in documents(source)]
     outcomes = list(run(source, target, docs))
     assert len(outcomes) == source.documents
@@ -67,6 +78,8 @@ def test_every_corpus_and_every_writer_is_covered() -> None:
     shapes = {dict(t.options).get("jsonlines_shape") for t in TARGETS if t.format == "jsonlines"}
     assert shapes == set(SHAPES)
     assert {s.format for s in SOURCES} == set(FORMATS)
+    # every known mismatch names a pair of the harness
+    assert set(KNOWN_MISMATCHES) <= {(s.path, t.name) for s in SOURCES for t in TARGETS}
     # the forms option reaches every writer with a form rule, and only those
     for target in TARGETS:
         assert ("forms" in dict(target.options)) == (get(target.format).forms is not None)
@@ -110,6 +123,7 @@ def test_the_issue_cases() -> None:
 @given(doc=generated_documents())
 def test_the_loss_report_equals_the_diff_on_generated_documents(target: Target,
                                                                 doc: Document) -> None:
+    needs_cas(target.format)
     """Documents with a bit of every feature (empty nodes, zeros, discontinuous and crossing
     mentions, sets, bridging, non-referring and unlinked markables, DD, heads, min spans,
     attributes, columns, speakers, parts): the same equality, on what real corpora rarely

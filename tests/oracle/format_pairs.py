@@ -36,9 +36,12 @@ class Source:
     path: str            # relative to corpora/
     format: str
     documents: int = 1
+    options: tuple[tuple[str, Any], ...] = ()   # reading options (a CAS file's type system)
 
     def read(self) -> list[Document]:
-        docs = corefkit.read(str(CORPORA / self.path), format=self.format)
+        options = {k: ",".join(str(CORPORA / p) for p in v.split(",")) if k == "cas_typesystem"
+                   else v for k, v in self.options}
+        docs = corefkit.read(str(CORPORA / self.path), format=self.format, **options)
         return list(itertools.islice(docs, self.documents))
 
 
@@ -93,6 +96,21 @@ SOURCES = (
            "jsonlines", 3),
     Source("system-outputs", "system-outputs/fastcoref/out_test.jsonlines", "jsonlines", 1),
     Source("system-outputs", "system-outputs/stanza/coref_doc_example.tabs.conllu", "corefud"),
+    Source("webanno-tsv", "webanno-tsv/gum/GUM_conversation_atoms.tsv", "webanno-tsv"),
+    Source("webanno-tsv", "webanno-tsv/gum/GENTLE_dictionary_school.tsv", "webanno-tsv"),
+    Source("inception", "inception/tsv3/coref.tsv", "webanno-tsv"),
+    Source("inception", "inception/tsv3-suite/testSubtokenChain/reference.tsv", "webanno-tsv"),
+    Source("inception", "inception/tsv3-suite/testStackedChain/reference.xmi", "uima-cas", 1,
+           (("cas_typesystem", "inception/tsv3-suite/webanno-full-typesystem.xml,"
+                               "inception/tsv3-suite/webannoTestTypes.xml"),)),
+    # CorefAnnotator's XMI: its XML-structure types are not in the type system (skipped)
+    Source("inception", "inception/gerdracor-coref-parallel/Cato-SE.xmi.gz", "uima-cas", 1,
+           (("cas_typesystem", "inception/gerdracor-coref-parallel/corefannotator-types-v1.xml"),
+            ("lenient", True))),
+    Source("llm-text2text", "llm-text2text/gold/GUM_news_afghan.seq.txt", "text2text"),
+    Source("llm-text2text", "llm-text2text/gold/GUM_news_afghan.zero.txt", "text2text"),
+    Source("llm-text2text", "llm-text2text/gold/GUM_bio_byron.json", "text2text-json"),
+    Source("llm-text2text", "llm-text2text/gold/GUM_news_afghan.zero.json", "text2text-json"),
 )
 
 FORMS = (("forms", "replace"),)
@@ -103,6 +121,12 @@ TARGETS = (
     Target("mmax2", "mmax2", FORMS),
     Target("lcc", "lcc", FORMS),
     Target("brat", "brat", FORMS),
+    Target("webanno-tsv", "webanno-tsv", FORMS),
+    Target("uima-cas", "uima-cas", FORMS),
+    Target("text2text", "text2text", FORMS),
+    Target("text2text:zeros", "text2text", (*FORMS, ("text2text_zeros", True))),
+    Target("text2text-json", "text2text-json", FORMS),
+    Target("text2text-json:zeros", "text2text-json", (*FORMS, ("text2text_zeros", True))),
     Target("jsonlines", "jsonlines", (("jsonlines_shape", "e2e"),)),
     Target("jsonlines:wl-coref", "jsonlines", (("jsonlines_shape", "wl-coref"),)),
     Target("jsonlines:preco", "jsonlines", (("jsonlines_shape", "preco"),)),
@@ -110,6 +134,37 @@ TARGETS = (
     Target("jsonlines:coref-data", "jsonlines", (("jsonlines_shape", "coref-data"),)),
     Target("jsonlines:fastcoref", "jsonlines", (("jsonlines_shape", "fastcoref"),)),
 )
+
+
+# Pairs whose loss report does not yet equal the diff (found when the formats of the annotation
+# tools and the LLM track joined the harness); each is a known defect with its cause. The test
+# expects them to fail (strictly: one that starts to pass must leave this list), and the loss
+# table counts their mismatches.
+_STACKED = ("a span that is a mention of two entities (stacked chains): no loss feature says "
+            "what a format does with the second mention (LCC drops it; the differ's matching "
+            "pairs the two mentions arbitrarily)")
+_MOVED = ("--text2text-zeros writes an empty node after its first enhanced parent: the node "
+          "moves, which the differ sees as dropped and the report does not mention")
+_SETS = "a set of split antecedents the relation scheme writes in part: counted per member"
+KNOWN_MISMATCHES: dict[tuple[str, str], str] = {
+    **{("codi-crac22/AMI_dev_v2.2022.ES2004a.CONLLUA", t): _SETS
+       for t in ("webanno-tsv", "uima-cas")},
+    **{(path, t): _MOVED
+       for path in ("corefud-zeros/hu_korkor_pilot/hu_korkor_pilot.conllu",
+                    "corefud-zeros/la_proiel_peraeth/la_proiel_peraeth.conllu",
+                    "corefud-zeros/osp_iswoc/osp_iswoc.conllu",
+                    "gum/dep/GUM_conversation_atoms.conllu", "gum/dep/GUM_essay_distraction.conllu",
+                    "gum/coref-ontogum-conllu/GUM_essay_distraction.conllu")
+       for t in ("text2text:zeros", "text2text-json:zeros")},
+    **{("inception/tsv3/coref.tsv", t): _STACKED
+       for t in ("conll2012", "corefud", "lcc", "text2text", "text2text:zeros")},
+    ("inception/tsv3/coref.tsv", "mmax2"): "the chain layer's referenceType and "
+                                           "referenceRelation are not written to MMAX2 and not "
+                                           "reported",
+    ("inception/tsv3-suite/testStackedChain/reference.xmi", "lcc"): _STACKED,
+    **{("inception/gerdracor-coref-parallel/Cato-SE.xmi.gz", t): _STACKED
+       for t in ("conll2012", "corefud", "lcc", "webanno-tsv", "text2text", "text2text:zeros")},
+}
 
 
 @dataclass

@@ -28,7 +28,8 @@ compared per feature, kind and count:
 * what hangs on mentions and entities, counted even when its mention or entity is gone —
   ``heads``, ``min_spans``, ``mention_attributes``, ``entity_attributes``,
   ``split_antecedents`` (memberships), ``bridging`` (with relation and anchor mention),
-  ``typed_links`` (LCC's links: anaphor, antecedents, type code), ``chains`` (identity
+  ``typed_links`` (LCC's links: anaphor, antecedents, type code), ``sub_token`` (mentions
+  that start or end inside a token, read back without their characters), ``chains`` (identity
   entities whose kept mentions are no longer exactly one entity of the result);
 * the document — ``metadata`` (keys), ``parts``, ``names`` (the document id),
   ``opaque_levels`` (MMAX2 levels kept uninterpreted).
@@ -58,6 +59,7 @@ COLUMNS = {"lemmas": ("lemma",), "pos": ("upos", "xpos"), "morphology": ("feats"
 COREF_MISC = ("Entity=", "SplitAnte=", "Bridge=", "Split=")
 EMPTY_VALUES = (None, "", "_", "-")
 ID_KEYS = frozenset({"original_id", "markable_id"})
+SUBTOKEN = "_subtoken"   # mention.attrs: the characters of a sub-token annotation (WebAnno)
 
 
 @dataclass
@@ -490,6 +492,8 @@ def _diff_mention_parts(source: Document, result: Document, m: Mention, r: Menti
             diff.add("min_spans", DROPPED, where)
         elif frozenset(r.min_tokens) != tmap.tokens(m.min_tokens):
             diff.add("min_spans", CHANGED, where)
+    if SUBTOKEN in m.attrs and (r is None or SUBTOKEN not in r.attrs):
+        diff.add("sub_token", CHANGED, where)  # widened to whole tokens (or gone)
     own = _user_attrs(m.attrs)
     if own:
         if r is None:

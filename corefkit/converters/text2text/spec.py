@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from corefkit.converters.base import FormatSpec, Option
+from corefkit.converters.text2text import forms
 
 _TAGGED = re.compile(r"\S\|(?:\[[^\s\[\],|]+\]?|[^\s\[\],|]+\])(?:[,\s]|$)")
 _JSON_KEYS = re.compile(r'^\s*\[\s*\{\s*"(doc_id|tokens|clusters_token_offsets)"\s*:')
@@ -54,6 +55,7 @@ TEXT = FormatSpec(
     capabilities=frozenset({"singletons", "cross_sentence", "zeros", "empty_nodes"}),
     partial=(("zeros", "with --text2text-zeros only"),
              ("empty_nodes", "with --text2text-zeros only")),
+    forms=forms.LINEAR,
     package="corefkit.converters.text2text",
     sniff=sniff_text,
     sniff_priority=90,
@@ -78,6 +80,7 @@ JSON = FormatSpec(
     capabilities=frozenset({"singletons", "cross_sentence", "zeros", "empty_nodes"}),
     partial=(("zeros", "with --text2text-zeros only"),
              ("empty_nodes", "with --text2text-zeros only")),
+    forms=forms.JSON,
     package="corefkit.converters.text2text.json_format",
     sniff=sniff_json,
     sniff_priority=12,

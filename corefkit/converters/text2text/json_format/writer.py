@@ -24,8 +24,11 @@ def loss_actions(**options: Any) -> dict[str, str]:
     return {}
 
 
+capabilities = text_writer.capabilities
+
+
 def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
-    return text_writer.partial_losses(doc, **options)
+    return text_writer.sentence_losses(doc, **options)
 
 
 def record_of(doc: Document, *, blind: bool = False, zeros: bool = False,
