@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import (
     align_options,
     align_value,
@@ -21,7 +22,12 @@ from corefkit.cli.options import (
 )
 
 
-@click.command()
+@click.command(cls=Command, examples=[
+    "corefkit report key.conll response.conll -o report.html",
+    "corefkit report key.conllu response.conllu other.conllu --label mild"
+    " --label heavy -o gum.html",
+    "corefkit report corpus/ -o corpus.html",
+])
 @click.argument("key")
 @click.argument("responses", nargs=-1, metavar="[RESPONSE]...")
 @click.option("--output", "-o", required=True, metavar="FILE",
@@ -33,11 +39,11 @@ from corefkit.cli.options import (
 @click.option("--metrics", "-m", default=None, metavar="LIST",
               help="Metrics to report, comma-separated, as in 'score' (default: those of the "
                    "semantics).")
-@click.option("--from", "input_format", default=None,
+@click.option("--from", "input_format", default=None, metavar="FORMAT",
               help="Format of every input (default: detected).")
-@click.option("--key-from", "key_format", default=None,
+@click.option("--key-from", "key_format", default=None, metavar="FORMAT",
               help="Format of KEY (default: --from or detected).")
-@click.option("--response-from", "response_format", default=None,
+@click.option("--response-from", "response_format", default=None, metavar="FORMAT",
               help="Format of the responses (default: --from or detected).")
 @click.option("--remove-singletons/--keep-singletons", default=None,
               help="Score and analyse without one-mention entities (the browser shows them).")
@@ -78,7 +84,7 @@ def report(key: str, responses: tuple[str, ...], output: str, labels: tuple[str,
            semantics: str | None, type_table: str | None, permutations: int, bootstrap: int,
            seed: int, alpha: float, page_tokens: int, lenient: bool, ignore: tuple[str, ...],
            quiet: bool, **format_params: Any) -> None:
-    """Write a self-contained HTML report of RESPONSEs against KEY, or of the corpus KEY.
+    """Write a self-contained HTML report of RESPONSEs against KEY, or of KEY alone.
 
     With responses: every metric per system with paired significance tests, per-document
     score distributions, error categories (Kummerfeld & Klein 2013) with their costs, per

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import (
     align_options,
     align_value,
@@ -34,7 +35,12 @@ def _fraction_option(text: str | None) -> str | None:
     return text
 
 
-@click.command()
+@click.command(cls=Command, examples=[
+    "corefkit score key.conll response.conll",
+    "corefkit score key.conll response.conll -m muc,bcub,ceafe,conll -f json",
+    "corefkit score keys/ responses/ --per-document -f csv",
+    "corefkit score key.conllu response.conllu --profile crac",
+])
 @click.argument("key")
 @click.argument("response")
 @click.option("--metrics", "-m", default=None,
@@ -46,11 +52,12 @@ def _fraction_option(text: str | None) -> str | None:
               type=click.Choice(["table", "json", "csv", "reference"]),
               help="table, JSON object, CSV rows, or the reference scorer's TOTALS lines.")
 @click.option("--per-document", is_flag=True, help="Also report every document's scores.")
-@click.option("--from", "input_format", default=None,
+@click.option("--from", "input_format", default=None, metavar="FORMAT",
               help="Format of both files (default: detected).")
-@click.option("--key-from", "key_format", default=None, help="Format of the key (default: --from "
+@click.option("--key-from", "key_format", default=None, metavar="FORMAT",
+              help="Format of the key (default: --from "
               "or detected); needed for a key read from '-'.")
-@click.option("--response-from", "response_format", default=None,
+@click.option("--response-from", "response_format", default=None, metavar="FORMAT",
               help="Format of the response (default: --from or detected).")
 @click.option("--remove-singletons/--keep-singletons", default=None,
               help="Drop one-mention entities from key and response before scoring (default: "

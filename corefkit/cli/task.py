@@ -15,10 +15,14 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import align_options, align_value, ignore_option, warn
 
 
-@click.command(name="task")
+@click.command(name="task", cls=Command, examples=[
+    "corefkit task examples/task/task.toml examples/task/submissions",
+    "corefkit task examples/task/task.toml examples/task/submissions -o board/ -f json",
+])
 @click.argument("task_file", metavar="TASK")
 @click.argument("submissions", metavar="SUBMISSIONS")
 @click.option("--output", "-o", default=None, metavar="DIR",
@@ -40,16 +44,13 @@ from corefkit.cli.options import align_options, align_value, ignore_option, warn
 def task(task_file: str, submissions: str, output: str | None, output_format: str,
          seed: int | None, jobs: int | None, engine: str, scheduler: str | None,
          ignore: tuple[str, ...], quiet: bool, **align_params: Any) -> None:
-    """Evaluate the submissions in SUBMISSIONS/ as the shared task TASK (a TOML or JSON
-    task file) prescribes, and print the leaderboard.
+    """Evaluate the submissions in SUBMISSIONS/ as the shared task TASK defines.
 
-    Every submission is validated and paired strictly with the gold first (documents,
-    sentences, words): a malformed or misaligned one is rejected with its first findings and
-    never scored. The rest are scored with the task's setting, ranked by its metrics, and
-    each is tested against the next one (paired test over documents). Example:
-
-    \b
-      corefkit task examples/task/task.toml examples/task/submissions -o /tmp/board
+    TASK is a TOML or JSON task file; the leaderboard is printed. Every submission is validated
+    and paired strictly with the gold first (documents, sentences, words): a malformed or
+    misaligned one is rejected with its first findings and never scored. The rest are scored
+    with the task's setting, ranked by its metrics, and each is tested against the next one
+    (paired test over documents).
     """
     from corefkit.evaluation.task import run_task
 

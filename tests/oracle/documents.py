@@ -84,7 +84,7 @@ def _anaphora(draw: Any, doc: Document) -> None:
                    for m in doc.mentions):
                 # one mention a span, also once written without empty nodes: readers take a
                 # repeated span for an error, LCC for the same mention (a known limit of the
-                # loss report: docs/formats/README.md)
+                # loss report: docs/formats/index.md)
                 continue
             head = draw(st.sampled_from([None, *toks]))
             minimum = draw(st.sampled_from([None, (toks[-1],)]))

@@ -39,6 +39,7 @@ def json_problem(form: str) -> str | None:
     return "a word written '##…' is read as an empty node" if form.startswith("##") else None
 
 
-LINEAR = FormRule(r"\s|", "white space or '|', which end a word or start its tags",
+LINEAR = FormRule("\\s|\ufeff", "white space, U+FEFF or '|', which end a word (a byte-order mark "
+                  "is not read as one) or start its tags",
                   shape=linear_problem)
 JSON = FormRule(" ", "a space, which the text2text writer writes '_'", shape=json_problem)
