@@ -26,7 +26,8 @@ def loss_actions(**options: Any) -> dict[str, str]:
 def capabilities(held: frozenset[str], **options: Any) -> frozenset[str]:
     """Empty nodes (and the zero mentions on them) only with ``text2text_zeros``: without it
     they are lost, and mentions with empty nodes are written without them."""
-    return held if options.get("text2text_zeros") else held - {"empty_nodes", "zeros"}
+    return held if options.get("text2text_zeros") else held - {"empty_nodes", "zeros",
+                                                               "mentions_with_empty_nodes"}
 
 
 def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
