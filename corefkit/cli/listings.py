@@ -25,6 +25,8 @@ def formats(names: tuple[str, ...]) -> None:
         aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
         click.echo(f"{spec.name}{aliases}: {spec.description}")
         click.echo(f"  files: {' '.join(spec.patterns)}")
+        if not spec.writes:
+            click.echo("  read only (corefkit has no writer for it)")
         in_part = {f for f, _ in spec.partial}
         can = [f for f in FEATURES if f in spec.capabilities and f not in in_part]
         cannot = [f for f in FEATURES if f not in spec.capabilities]

@@ -61,6 +61,9 @@ from corefkit.cli.options import (
               help="Whose reading and alignment rules to follow (default: from KEY's format).")
 @click.option("--type-table", default=None, metavar="NAME|FILE",
               help="Mention-type table (default: corefkit's).")
+@click.option("--by", "strata", default=None, metavar="STRATA",
+              help="Add the long-range section: scores per bucket of entity-size and/or "
+                   "distance, as 'score --by' gives them.")
 @click.option("--permutations", type=int, default=10_000, show_default=True,
               help="Permutations of each significance test.")
 @click.option("--bootstrap", type=int, default=10_000, show_default=True,
@@ -81,7 +84,8 @@ def report(key: str, responses: tuple[str, ...], output: str, labels: tuple[str,
            key_format: str | None, response_format: str | None,
            remove_singletons: bool | None, passes: tuple[str, ...], match: str | None,
            zero_match: str | None, keep_zeros: bool | None, profile: str | None,
-           semantics: str | None, type_table: str | None, permutations: int, bootstrap: int,
+           semantics: str | None, type_table: str | None, strata: str | None,
+           permutations: int, bootstrap: int,
            seed: int, alpha: float, page_tokens: int, lenient: bool, ignore: tuple[str, ...],
            quiet: bool, **format_params: Any) -> None:
     """Write a self-contained HTML report of RESPONSEs against KEY, or of KEY alone.
@@ -99,7 +103,8 @@ def report(key: str, responses: tuple[str, ...], output: str, labels: tuple[str,
                 format=input_format, key_format=key_format, response_format=response_format,
                 remove_singletons=remove_singletons, passes=passes, match=match,
                 zero_match=zero_match, keep_zeros=keep_zeros, profile=profile,
-                semantics=semantics, type_table=type_table, permutations=permutations,
+                semantics=semantics, type_table=type_table, strata=strata,
+                permutations=permutations,
                 bootstrap=bootstrap, seed=seed, alpha=alpha, page_tokens=page_tokens,
                 lenient=lenient, read_options=given(format_params),
                 key_read_options=given(format_params, "key"),

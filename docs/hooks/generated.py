@@ -156,13 +156,14 @@ def format_options(page: str, name: str) -> str:
 
 
 def format_losses(page: str, name: str) -> str:
-    """For each other format: what of this format's features it cannot hold."""
+    """For each other format corefkit writes: what of this format's features it cannot
+    hold (formats corefkit only reads are no target)."""
     from corefkit.converters.loss import FEATURES
 
     spec = _spec(name)
     rows = []
     for other in _specs():
-        if other.name == spec.name:
+        if other.name == spec.name or not other.writes:
             continue
         lost = [FEATURES[f] for f in FEATURES
                 if f in spec.capabilities and f not in other.capabilities]

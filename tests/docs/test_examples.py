@@ -16,7 +16,7 @@ PAGES.append(ROOT / "README.md")
 RUN = ("console",)
 EXECUTED = ("python", "py")
 # blocks that are neither run nor executed: what they show is data or another program
-SHOWN = ("text", "sh", "bash", "json", "toml", "csv", "html", "")
+SHOWN = ("text", "sh", "bash", "json", "toml", "csv", "html", "xml", "")
 # how many illustrative blocks the whole site may have (each must say why, and is parsed)
 MAX_ILLUSTRATIVE = 6
 

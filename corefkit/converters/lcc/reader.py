@@ -127,7 +127,8 @@ class _Reader:
         content = obj.get("content")
         if not isinstance(content, str):
             raise self.error("the document object has no 'content' string (the raw text); "
-                             "is this an LCC file?", "lcc.no-content", self._key_line("content"))
+                             "is this an LCC file?", "lcc.no-content",
+                             self._error_line("content"))
         raw_id = obj.get("id")
         doc_id = str(raw_id) if isinstance(raw_id, (int, str)) and not isinstance(raw_id, bool) \
             and str(raw_id) else _file_stem(self.file)
@@ -164,7 +165,7 @@ class _Reader:
             raise self.error(
                 f"no {layer_name(self.wanted)} layer; the file has "
                 f"{', '.join(present) if present else 'no coreference layer'} "
-                "(choose one with --layer)", "lcc.missing-layer", self._key_line("annotationLayers"))
+                "(choose one with --layer)", "lcc.missing-layer", self._error_line("annotationLayers"))
         index, coref = found
         self._coreference(coref, self.layer_lines.get(index))
         doc.attrs[STATE] = {
@@ -178,12 +179,22 @@ class _Reader:
         found = re.search(rf'^\s*"{re.escape(key)}"\s*:', self.text, re.MULTILINE)
         return self.text.count("\n", 0, found.start()) + 1 if found else None
 
+    def _error_line(self, key: str) -> int:
+        """The line an error about a top-level key names: the key's own line in the
+        pretty-printed shape, else its first occurrence (a file on one line), else line 1,
+        where the document object begins (the key is missing)."""
+        line = self._key_line(key)
+        if line is None:
+            found = re.search(rf'"{re.escape(key)}"\s*:', self.text)
+            line = self.text.count("\n", 0, found.start()) + 1 if found else 1
+        return line
+
     # ------------------------------------------------------------------ layers
     def _layers(self, value: Any) -> dict[tuple[str, int], tuple[int, Any]]:
         """(type, version) → (position, decoded content) for every usable layer."""
         if not isinstance(value, list):
             raise self.error("'annotationLayers' must be a list of layer objects",
-                             "lcc.bad-layers", self._key_line("annotationLayers"))
+                             "lcc.bad-layers", self._error_line("annotationLayers"))
         self.layer_lines = self._content_lines(len(value))
         found: dict[tuple[str, int], tuple[int, Any]] = {}
         for index, layer in enumerate(value):
@@ -250,7 +261,7 @@ class _Reader:
             if not self.lenient:
                 raise self.error("no lex layer (tokens and sentences); read with the lenient "
                                  "option to tokenise on whitespace", "lcc.no-lex",
-                                 self._key_line("annotationLayers"))
+                                 self._error_line("annotationLayers"))
             self.repair("lcc.no-lex", "no lex layer; tokenised on whitespace, one sentence per line")
             seg = [[m.start(), m.end() - m.start()] for m in re.finditer(r"\S+", content)]
             sentences = [[m.start(), m.end() - m.start()] for m in re.finditer(r"[^\n]*\S[^\n]*", content)]
