@@ -188,6 +188,39 @@ def generated_layout(doc: Document) -> tuple[str, dict[int, Span]]:
     return "".join(line + "\n" for line in lines), offsets
 
 
+def replaced_layout(doc: Document) -> tuple[str, dict[int, Span], int]:
+    """:func:`generated_layout` for the writers of formats without a form rule (the library
+    formats), which write white space inside a form as ``_`` and an empty form as ``_``
+    themselves: the text, the offsets, and how many forms changed."""
+    lines: list[str] = []
+    offsets: dict[int, Span] = {}
+    changed = 0
+    pos = 0
+    tokens = doc.tokens
+    for sentence in doc.sentences:
+        words: list[str] = []
+        for index in range(sentence.start, sentence.stop):
+            token = tokens[index]
+            if token.is_empty:
+                continue
+            form = token.form
+            if not form or _FORM_SPACE_RE.search(form):
+                form = _FORM_SPACE_RE.sub("_", form) or "_"
+                changed += 1
+            if words:
+                pos += 1
+            offsets[index] = (pos, pos + len(form))
+            pos += len(form)
+            words.append(form)
+        if words:
+            lines.append(" ".join(words))
+            pos += 1  # the newline
+    return "".join(line + "\n" for line in lines), offsets, changed
+
+
+_FORM_SPACE_RE = re.compile(r"\s")
+
+
 def runs(positions: Sequence[int]) -> list[tuple[int, int]]:
     """Maximal runs of consecutive integers, as (first, last) pairs."""
     found: list[tuple[int, int]] = []
