@@ -164,6 +164,13 @@ KNOWN_MISMATCHES: dict[tuple[str, str], str] = {
                                            "referenceRelation are not written to MMAX2 and not "
                                            "reported",
     ("inception/tsv3-suite/testStackedChain/reference.xmi", "lcc"): _STACKED,
+    **{(path, "webanno-tsv"): "a document read from WebAnno TSV is named after its file; "
+                              "written to a file of another name (here out.tsv) its name "
+                              "changes, which the writer does not report (it cannot know the "
+                              "file's name, and a round trip to the same name loses nothing)"
+       for path in ("webanno-tsv/gum/GUM_conversation_atoms.tsv",
+                    "webanno-tsv/gum/GENTLE_dictionary_school.tsv", "inception/tsv3/coref.tsv",
+                    "inception/tsv3-suite/testSubtokenChain/reference.tsv")},
 }
 
 @dataclass

@@ -48,9 +48,10 @@ def partial_losses(doc: Document, *, coref_scheme: str = "auto", **_: Any) -> li
         found = [f"level {name} ({len(m)} markables)" for name, m in sorted(levels.items())]
         records.append(LossRecord("opaque_levels", len(found), "dropped", found[:MAX_EXAMPLES],
                                   doc.name))
-    records.append(LossRecord("names", 1, "changed (WebAnno TSV holds no document name: a "
-                              "reader names the document after its file)", [repr(doc.name)],
-                              doc.name))
+    if header is None:  # a document read from WebAnno TSV is named after its file already
+        records.append(LossRecord("names", 1, "changed (WebAnno TSV holds no document name: a "
+                                  "reader names the document after its file)", [repr(doc.name)],
+                                  doc.name))
     return records
 
 
