@@ -933,9 +933,12 @@ def load_rules(source: str | os.PathLike[str] | Mapping[str, Any]) -> list[Predi
         name = "<rules>"
     else:
         name = os.fspath(source)
+        from corefkit.converters.paths import InputError, read_text
+
         try:
-            with open(name, encoding="utf-8") as handle:
-                data = json.load(handle)
+            data = json.loads(read_text(name))  # regular files only: a pipe would never end
+        except InputError as exc:
+            raise UsageError(f"cannot read the mention-type rules: {exc}") from None
         except OSError as exc:
             raise UsageError(f"cannot read the mention-type rules {name}: "
                              f"{exc.strerror or exc}") from None

@@ -79,9 +79,14 @@ def table_path(name: str, shipped: Path) -> str | None:
 def read_table(path: str, what: str) -> Any:
     """The JSON value of the table file ``path``. ``what`` (``ranking file``, ...) names the
     kind of table in the errors, which name the file and where its JSON breaks."""
+    from corefkit.converters.paths import InputError, read_text
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+        return json.loads(read_text(path))  # regular files only: a pipe would never end
+    except InputError as exc:
+        raise UsageError(f"cannot read the {what}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: the {what} is not UTF-8 ({exc.reason})") from None
     except OSError as exc:
         raise UsageError(f"cannot read the {what} {path}: {exc.strerror}") from None
     except json.JSONDecodeError as exc:

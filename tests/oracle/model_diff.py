@@ -615,6 +615,36 @@ def _diff_links(source: Document, result: Document, matched: dict[Mention, Menti
 
 
 # ---------------------------------------------------------------------------- document
+ONTONOTES_NAMES = {4: "POS", 6: "predicate lemma", 9: "speaker"}
+PLACEHOLDERS = ("-", "_", "*")
+
+
+def _diff_conll_columns(source: Document, result: Document, tmap: TokenMap,
+                        diff: DocumentDiff) -> None:
+    """``conll_columns``: the loss report's second view of the CoNLL-2012 columns, one count
+    per word and column (after the word) that holds a value, the speaker column apart. A value
+    is kept when the word read back has it in the same column of the same width, or (the
+    OntoNotes layout) the POS as its XPOS and the predicate lemma as its LEMMA."""
+    for token in source.tokens:
+        row = token.attrs.get("conll_columns")
+        if not row or len(row) <= 4:
+            continue
+        theirs = [result.tokens[j] for j in sorted(tmap.forward.get(token.index, ()))]
+        other = theirs[0] if len(theirs) == 1 else None
+        other_row = other.attrs.get("conll_columns") if other is not None else None
+        for index in range(4, len(row)):
+            value = row[index]
+            name = ONTONOTES_NAMES.get(index) if len(row) >= 11 else None
+            if value in PLACEHOLDERS or name == "speaker":
+                continue
+            if other_row is not None and len(other_row) == len(row) and other_row[index] == value:
+                continue
+            if other is not None and ((name == "POS" and other.xpos == value)
+                                      or (name == "predicate lemma" and other.lemma == value)):
+                continue
+            diff.add("conll_columns", DROPPED, f"word {token.index} column {index + 1}")
+
+
 def _diff_document(source: Document, result: Document, diff: DocumentDiff) -> None:
     for key, value in source.meta.items():
         other = result.meta.get(key)
@@ -641,6 +671,7 @@ def diff_documents(source: Document, result: Document) -> DocumentDiff:
     diff = DocumentDiff(source.name)
     tmap = TokenMap(source, result)
     _diff_tokens(source, result, tmap, diff)
+    _diff_conll_columns(source, result, tmap, diff)
     _diff_sentences(source, result, tmap, diff)
     matched, ematch = _diff_mentions(source, result, tmap, diff)
     _diff_sets(source, result, ematch, diff)

@@ -16,6 +16,7 @@ from typing import IO
 from corefkit.converters.conll2012.reader import BEGIN_RE, parse_begin
 from corefkit.converters.conll2012.spec import LAYOUTS
 from corefkit.converters.loss import (
+    EVERY_COLUMN,
     ConversionReport,
     LossRecord,
     crossing_same_entity_mentions,
@@ -59,6 +60,13 @@ def partial_losses(doc: Document, *, layout: str = "default", keep_ids: bool = F
     if not any(s.speaker for s in doc.sentences) and all(t.speaker is None for t in words):
         return records
     return records + record(doc, "speakers", [t for t in words if speaker_of(doc, t)])
+
+
+def kept_conll_columns(doc: Document, *, layout: str = "default", **options: object
+                       ) -> frozenset[str]:
+    """The CoNLL-2012 columns this writer keeps: every one in the source layout (for a
+    document read from CoNLL-2012), none in the 5-column and GUM layouts."""
+    return EVERY_COLUMN if layout == "source" and "conll_begin" in doc.attrs else frozenset()
 
 
 def write_stream(

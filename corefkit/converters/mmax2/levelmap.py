@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from corefkit.converters.paths import InputError, read_text
 from corefkit.errors import FormatError, UsageError
 from corefkit.schemas import DIRECTORY
 
@@ -134,12 +135,11 @@ def load_level_map(spec: str | LevelMap | None = None) -> LevelMap:
     if cached is not None:
         return cached
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            data = json.load(handle)
+        data = json.loads(read_text(path, "utf-8-sig"))
     except json.JSONDecodeError as exc:
         raise FormatError(f"the level map is not valid JSON: {exc.msg}", file=path,
                           line=exc.lineno, column=exc.colno, check="mmax2.bad-map") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, InputError) as exc:
         raise FormatError(f"cannot read the level map ({exc})", file=path,
                           check="mmax2.bad-map") from None
     level_map = _parse_map(data, path)
