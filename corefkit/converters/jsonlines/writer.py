@@ -60,10 +60,15 @@ OPTIONAL = {"speakers", "speaker", "part_id", "span_clusters", "clusters", "doc_
 
 
 def kept_conll_columns(doc: Document, **options: Any) -> frozenset[str]:
-    """The CoNLL-2012 columns this writer keeps: POS (the model's XPOS) in the wl-coref
-    shape, which writes it as ``pos``; no other."""
-    return frozenset({"POS"}) if _shape(options.get("jsonlines_shape"), doc) == "wl-coref" \
-        else frozenset()
+    """The CoNLL-2012 columns this writer keeps: POS (the model's XPOS) in the shapes that
+    write it (wl-coref as ``pos``, e2e when it was read so, coref-data with every CoNLL-U
+    column), and the predicate lemma (the model's LEMMA) in coref-data; no other."""
+    shape = _shape(options.get("jsonlines_shape"), doc)
+    if shape == "coref-data":
+        return frozenset({"POS", "predicate lemma"})
+    if shape == "wl-coref" or (shape == "e2e" and doc.attrs.get("jsonlines_pos")):
+        return frozenset({"POS"})
+    return frozenset()
 
 
 def loss_actions(**options: object) -> dict[str, str]:
