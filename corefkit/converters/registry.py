@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 
 from corefkit.checks.plugins import FormatPlugin
 from corefkit.checks.registry import get_check
-from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
+from corefkit.converters.base import DISCONTINUOUS, FORMS, FormatSpec, Option
 from corefkit.converters.folders import Expansion, expand_folder
 from corefkit.converters.io import (
     atomic_directory_output,
@@ -39,7 +39,9 @@ from corefkit.converters.io import (
 from corefkit.converters.loss import (
     DISCONTINUOUS_MODES,
     ConversionReport,
+    LossRecord,
     approximate_discontinuous,
+    cascade,
     conll_column_losses,
     discontinuous_action,
     find_losses,
@@ -208,14 +210,18 @@ def declared(spec: FormatSpec, side: str) -> tuple[Option, ...]:
 
     Every writer takes ``discontinuous``: the registry applies it for writers that do not choose
     their mentions themselves, and it means nothing to formats that hold discontinuous mentions.
+    Writers whose word column cannot hold every form (``FormatSpec.forms``) take ``forms``.
     """
     if side == "read":
         return spec.read_options
     if not spec.writes:
         return ()
-    if spec.write_option("discontinuous") is not None:
-        return spec.write_options
-    return (*spec.write_options, DISCONTINUOUS)
+    found = spec.write_options
+    if spec.write_option("discontinuous") is None:
+        found = (*found, DISCONTINUOUS)
+    if spec.forms is not None:
+        found = (*found, FORMS)
+    return found
 
 
 def all_options(side: str) -> list[Option]:
@@ -421,7 +427,9 @@ def write(
     (:class:`~corefkit.converters.atomic.OutputExists`), even one that appears meanwhile.
 
     With ``fail_on_loss`` a :class:`LossError` is raised at the first document that has
-    something the format cannot hold, and no output file is created.
+    something the format cannot hold, and no output file is created. A token form the format
+    cannot hold is refused, naming the token, unless ``forms="replace"``
+    (:mod:`corefkit.converters.forms`).
     """
     spec = output_format(path, format)
     if not spec.writes:
@@ -442,18 +450,29 @@ def write(
         options.pop("discontinuous", None)
     elif spec.write_option("discontinuous") is None:
         fallback = options.pop("discontinuous", "drop")
+    forms = options.pop("forms", "refuse")
     module = spec.writer()
+    # what the writer holds with these options (a format may hold a feature only with one)
+    holds = getattr(module, "capabilities", None)
+    held = holds(spec.capabilities, **options) if holds is not None else spec.capabilities
     report = ConversionReport()
 
     def checked(docs: Iterable[Document]) -> Iterator[Document]:
+        from corefkit.converters.forms import check_forms
+
         for doc in docs:
+            losses: list[LossRecord] = []
+            if spec.forms is not None:
+                doc, losses = check_forms(doc, spec.forms, spec.name, forms,
+                                          words_only="empty_nodes" not in held)
             actions = module.loss_actions(**options)
             if fallback is not None and fallback != "drop":
                 actions = {**actions, "discontinuous": discontinuous_action(fallback)}
-            losses = find_losses(doc, spec.capabilities, actions)
+            losses += find_losses(doc, held, actions)
             partial = getattr(module, "partial_losses", None)  # features a format holds in part
             if partial is not None:
                 losses += partial(doc, **options)
+            losses = cascade(doc, losses)
             # CoNLL-2012 columns (POS, parse, senses, names, ...): what the writer keeps
             kept = getattr(module, "kept_conll_columns", None)
             losses += conll_column_losses(doc, kept(doc, **options) if kept else frozenset())

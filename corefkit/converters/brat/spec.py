@@ -13,6 +13,7 @@ import os
 import re
 
 from corefkit.converters.base import FormatSpec, Option
+from corefkit.converters.forms import BRAT
 
 # the first annotation line of an .ann file: a text-bound annotation (T), a relation (R), an
 # equivalence (*), an attribute (A/M), a normalisation (N) or a note (#)
@@ -40,9 +41,16 @@ SPEC = FormatSpec(
                 "cop/appos relations, equivalence lines); writes a folder of pairs with an "
                 "annotation.conf",
     patterns=("*.ann",),
-    capabilities=frozenset({"singletons", "discontinuous", "crossing_same_entity",
-                            "cross_sentence", "mention_attributes"}),
-    partial=(("mention_attributes", "the mention and entity type only, as the type layer"),),
+    capabilities=frozenset({"tokens", "crossing_mentions", "mentions_over_lost_tokens",
+                            "sentences", "names", "singletons", "discontinuous",
+                            "crossing_same_entity", "cross_sentence", "mention_attributes"}),
+    partial=(("tokens", "words without white space: the reader splits the text at white "
+                        "space"),
+             ("sentences", "one a line: a sentence without visible words is none"),
+             ("names", "as file names: characters other than letters, digits, '.', '_' and "
+                       "'-' become '_'"),
+             ("mention_attributes", "the mention and entity type only, as the type layer")),
+    forms=BRAT,
     package="corefkit.converters.brat",
     sniff=sniff,
     sniff_priority=40,

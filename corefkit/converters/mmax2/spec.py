@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from corefkit.converters.base import FormatSpec, Option
+from corefkit.converters.forms import MMAX2
 
 PROJECT_RE = re.compile(r"<mmax_project[\s/>]")
 # the root elements of a project's other files: base data (words), markable levels, schemes,
@@ -36,15 +37,21 @@ SPEC = FormatSpec(
     description="MMAX2 stand-off XML projects (*.mmax + Basedata/, Markables/, Schemes/); "
                 "coreference levels and attributes from a level map (--mmax-map)",
     patterns=("*.mmax",),
-    capabilities=frozenset({"singletons", "discontinuous", "crossing_same_entity",
+    capabilities=frozenset({"tokens", "crossing_mentions", "mentions_over_lost_tokens",
+                            "sentences", "names", "singletons", "discontinuous",
+                            "crossing_same_entity",
                             "cross_sentence", "min_spans", "split_antecedents", "bridging",
                             "discourse_deixis", "non_referring", "mention_attributes",
-                            "opaque_levels", "parts"}),
-    partial=(("bridging", "as far as the level map names them"),
+                            "heads", "opaque_levels", "parts"}),
+    partial=(("tokens", "forms with characters XML 1.0 can hold"),
+             ("bridging", "as far as the level map names them"),
              ("split_antecedents", "as far as the level map names them"),
              ("non_referring", "as far as the level map names them"),
              ("discourse_deixis", "as far as the level map names them"),
-             ("min_spans", "as far as the level map names them")),
+             ("min_spans", "as far as the level map names them, not on empty nodes only"),
+             ("heads", "with --mmax-heads and a level map that names them, not on empty "
+                       "nodes")),
+    forms=MMAX2,
     package="corefkit.converters.mmax2",
     sniff=sniff,
     sniff_priority=20,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from corefkit.converters.base import FormatSpec, Option
+from corefkit.converters.forms import UIMA_CAS
 from corefkit.converters.tool_layers.schemes import READ_OPTIONS, WRITE_SCHEME_OPTION
 
 XMI_RE = re.compile(r"<xmi:XMI\b[^>]*http:///uima/cas\.ecore")
@@ -53,6 +54,7 @@ SPEC = FormatSpec(
                                     "referenceType and referenceRelation)"),
              ("entity_attributes", "etype and identity, as features of every mention, in the "
                                    "relation and gum schemes")),
+    forms=UIMA_CAS,
     package="corefkit.converters.uima_cas",
     sniff=sniff,
     sniff_priority=15,
