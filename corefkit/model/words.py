@@ -1,0 +1,123 @@
+"""A document's words as key/response pairing compares them, and their first difference.
+
+Scorers pair mentions by word position, so a key document and its response must hold the same
+words. :class:`Words` is what a document gives for that comparison: its word forms in order
+(empty nodes left out: zeros are annotation, not text), where each sentence starts, and
+optionally a *signature*, an object whose equality with another document's signature implies
+equal forms. A reader that defers building its tokens (CoNLL-2012: scoring never needs token
+objects) hands over the signature it has for free (the token lines without their coreference
+column), so that the usual case, a response made from the key's own lines, is settled by one
+list comparison and the forms are extracted only when the signatures differ.
+
+:func:`first_difference` names the first word where two documents differ (or where one of
+them ends); it is linear in the words compared and stops at the first difference.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+
+class Words:
+    """The word forms of one document, computed on demand.
+
+    ``count`` is the number of words; ``forms`` (a list, or a callable that makes it on first
+    use) the forms, or None when the format has no word forms (a CoNLL-2012 layout without a
+    word column: only the count can be compared); ``sentence_starts`` the word ordinal where
+    each sentence starts, and ``sentence_ids`` each sentence's id (None where it has none);
+    ``signature`` an object whose equality with another signature implies equal forms.
+    """
+
+    __slots__ = ("count", "_forms", "_make", "sentence_starts", "sentence_ids", "signature")
+
+    def __init__(self, count: int, forms: list[str] | Callable[[], list[str]] | None,
+                 sentence_starts: list[int], sentence_ids: list[str | None] | None = None,
+                 signature: Hashable | list[Any] | None = None) -> None:
+        self.count = count
+        self._forms: list[str] | None = forms if isinstance(forms, list) else None
+        self._make = forms if callable(forms) else None
+        self.sentence_starts = sentence_starts
+        self.sentence_ids = sentence_ids
+        self.signature = signature
+
+    @property
+    def known(self) -> bool:
+        """False when the format holds no word forms (only the count is known)."""
+        return self._forms is not None or self._make is not None
+
+    @property
+    def forms(self) -> list[str] | None:
+        if self._forms is None and self._make is not None:
+            self._forms, self._make = self._make(), None
+        return self._forms
+
+    def sentence_of(self, ordinal: int) -> tuple[int, int]:
+        """(sentence index, 1-based word number in that sentence) of the ``ordinal``-th word
+        (0-based); past the end: the last sentence, one past its last word."""
+        starts = self.sentence_starts
+        if not starts:
+            return 0, ordinal + 1
+        index = max(0, bisect.bisect_right(starts, ordinal) - 1)
+        return index, ordinal - starts[index] + 1
+
+
+@dataclass(frozen=True)
+class WordDifference:
+    """Where two documents' words first differ: the word's 0-based ordinal, its form on each
+    side (None: that side has ended, or holds no forms), and the two word counts."""
+
+    ordinal: int
+    key_word: str | None
+    response_word: str | None
+    key_count: int
+    response_count: int
+
+    def describe(self, where: Words) -> str:
+        """``sentence 2 (s-2), word 3 (word 12 of the document) is 'a' in the key but 'b' in
+        the response``, sentences and words numbered as ``where`` (the response's words) has
+        them; where one side ended early, what the other goes on with and both counts."""
+        sentence, word = where.sentence_of(self.ordinal)
+        label = str(sentence + 1)
+        ids = where.sentence_ids
+        if ids is not None and 0 <= sentence < len(ids) and ids[sentence]:
+            label += f" ({ids[sentence]})"
+        place = f"sentence {label}, word {word} (word {self.ordinal + 1} of the document)"
+        if self.key_word is not None and self.response_word is not None:
+            return (f"{place} is {self.key_word!r} in the key but {self.response_word!r} in "
+                    "the response")
+        counts = f"the key has {self.key_count} words and the response {self.response_count}"
+        if self.key_count > self.response_count:
+            shown = f" ({self.key_word!r})" if self.key_word is not None else ""
+            return f"{counts}; the response ends before {place}{shown}"
+        shown = f" ({self.response_word!r})" if self.response_word is not None else ""
+        return f"{counts}; the response has extra words from {place}{shown}"
+
+
+def first_difference(key: Words, response: Words) -> WordDifference | None:
+    """The first word where ``key`` and ``response`` differ, or None when they hold the same
+    words. Forms are compared when both sides have them, else only the counts."""
+    if key.signature is not None and response.signature is not None \
+            and key.count == response.count and key.signature == response.signature:
+        return None
+    a, b = key.forms, response.forms
+    if a is not None and b is not None:
+        if a == b:
+            return None
+        for i, (k, r) in enumerate(zip(a, b)):
+            if k != r:
+                return WordDifference(i, k, r, len(a), len(b))
+        n = min(len(a), len(b))
+        return WordDifference(n, a[n] if n < len(a) else None, b[n] if n < len(b) else None,
+                              len(a), len(b))
+    if key.count == response.count:
+        return None
+    n = min(key.count, response.count)
+    return WordDifference(n, a[n] if a is not None and n < len(a) else None,
+                          b[n] if b is not None and n < len(b) else None,
+                          key.count, response.count)
+
+
+__all__ = ["WordDifference", "Words", "first_difference"]
