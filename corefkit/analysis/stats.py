@@ -142,7 +142,7 @@ def _file_stats(file: str, *, format: str | None, table: str, per_document: bool
     repairs: list[Repair] = []
 
     def documents() -> Iterator[Document]:
-        for doc in read(file, format=fmt, lenient=lenient, **own):
+        for doc in read(file, format=fmt, lenient=lenient, checks=True, **own):
             repairs.extend(doc.repairs)
             yield doc
 

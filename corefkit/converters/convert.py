@@ -168,7 +168,8 @@ def _run(job: _Job, passes: Sequence[str], read_options: dict[str, Any],
 
     def documents() -> Iterator[Document]:
         docs: Iterable[Document] = apply_passes(
-            read(job.source, format=job.input_format, lenient=lenient, **read_options),
+            read(job.source, format=job.input_format, lenient=lenient, checks=True,
+                 **read_options),
             list(passes))
         if transform is not None:
             docs = transform(docs)

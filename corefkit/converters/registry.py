@@ -248,20 +248,21 @@ def route_read_options(options: dict[str, Any],
 
 
 # ---------------------------------------------------------------------------- reading
-def read(path: Any, format: str | None = None, *, lenient: bool = False,
+def read(path: Any, format: str | None = None, *, lenient: bool = False, checks: bool = False,
          **options: Any) -> Iterator[Document]:
     """Documents from a file, directory, glob or ``-``, one at a time (streaming).
 
     ``options`` are reader options; each goes to the formats that declare it, and one that no
-    format of the input declares is a usage error. Strict by default: a repair of malformed
-    input (a reader check that is refused, see
-    :attr:`corefkit.validation.checks.Check.refused`) or a file without documents is a
-    :class:`FormatError` naming file and line; ``lenient`` keeps the repairs (each is in the
-    document's ``repairs``).
+    format of the input declares is a usage error. Strict by default: a repair whose check is
+    an error (:attr:`corefkit.validation.checks.Check.refused`) or a file without documents is
+    a :class:`FormatError` naming file and line; ``lenient`` keeps the repairs (each is in the
+    document's ``repairs``). ``checks`` also runs the validator's checks on each document and
+    refuses their errors (lenient: warnings), as every command does
+    (:mod:`corefkit.validation.gate`).
     """
     if isinstance(path, (list, tuple)):
         for item in path:
-            yield from read(item, format=format, lenient=lenient, **options)
+            yield from read(item, format=format, lenient=lenient, checks=checks, **options)
         return
     files = expand_paths(path, format)
     refuse_undeclared(options, (get(fmt) for _, fmt in files), "read")
@@ -273,15 +274,16 @@ def read(path: Any, format: str | None = None, *, lenient: bool = False,
         module = spec.reader()
         if spec.reads_paths:
             docs = module.read_path(file, display_name(file), **own)
-            yield from _strict(without_gc_pauses(docs), file, lenient, spec.name)
+            yield from _strict(without_gc_pauses(docs), file, lenient, spec.name, checks)
             continue
         with open_binary(file) as handle:
             docs = module.read_stream(handle, display_name(file), **own)
-            yield from _strict(without_gc_pauses(docs), file, lenient, spec.name)
+            yield from _strict(without_gc_pauses(docs), file, lenient, spec.name, checks)
 
 
 def read_range(path: str, format: str, start: int, stop: int, first_line: int, *,
-               lenient: bool = False, **options: Any) -> Iterator[Document]:
+               lenient: bool = False, checks: bool = False,
+               **options: Any) -> Iterator[Document]:
     """The documents in bytes ``start`` to ``stop`` of a file (whole documents, the first on
     line ``first_line``), read as :func:`read` reads the file; for formats whose reader takes
     ``first_line`` (:mod:`corefkit.scoring.shards` cuts files for worker processes)."""
@@ -295,7 +297,7 @@ def read_range(path: str, format: str, start: int, stop: int, first_line: int, *
         docs = spec.reader().read_stream(limited, display_name(path), first_line=first_line,
                                          **own)
         try:
-            yield from _strict(without_gc_pauses(docs), path, lenient, spec.name)
+            yield from _strict(without_gc_pauses(docs), path, lenient, spec.name, checks)
         except FormatError as error:
             if error.check != "text.invalid-utf8":
                 raise
@@ -323,8 +325,19 @@ class _Window(io.RawIOBase):
 
 
 def _strict(docs: Iterator[Document], file: str, lenient: bool,
-            fmt: str | None = None) -> Iterator[Document]:
-    """``docs`` (read as format ``fmt``), refusing malformed input unless ``lenient``."""
+            fmt: str | None = None, checks: bool = False) -> Iterator[Document]:
+    """``docs`` (read as format ``fmt``), refusing malformed input unless ``lenient``; with
+    ``checks``, through the validator's checks too (after the reader's own refusals)."""
+    read = _refusing(docs, file, lenient, fmt)
+    if checks:
+        from corefkit.validation.gate import gated
+
+        read = gated(read, display_name(file), fmt, lenient)
+    yield from read
+
+
+def _refusing(docs: Iterator[Document], file: str, lenient: bool,
+              fmt: str | None) -> Iterator[Document]:
     if lenient:
         for doc in docs:
             doc.source_format = fmt

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from corefkit.errors import UsageError
+from corefkit.errors import UsageError, one_line, shown_name
 
 ERROR = "error"
 WARNING = "warning"
@@ -45,18 +45,13 @@ class Check:
     explanation: str
     format: str | None = None
     origin: str = "validator"
-    # a reader's repair of malformed input, refused unless the user passes --lenient; by
-    # default the errors of level 1 (the file cannot be read as it is). Broken conventions
-    # (level 2: an etype CorefUD does not list) are warnings when reading: the official
-    # scorers read such files, and their own test suites hold them.
-    malformed: bool | None = None
 
     @property
     def refused(self) -> bool:
-        """True if readers refuse this incident by default (strict reading)."""
-        if self.malformed is not None:
-            return self.malformed
-        return self.severity == ERROR and self.level == 1
+        """True if every command refuses this incident by default: one severity drives
+        ``validate`` and every other command (an error is refused unless the user passes
+        ``--lenient``; a warning is a warning everywhere)."""
+        return self.severity == ERROR
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
@@ -96,14 +91,14 @@ class Finding:
 
     def to_text(self) -> str:
         """``FILE:LINE: [ERROR|WARNING] check-id: message (document, sentence)``."""
-        where = f"{self.file or '<input>'}:{self.line if self.line is not None else 0}"
+        where = f"{shown_name(self.file or '<input>')}:{self.line if self.line is not None else 0}"
         context = []
         if self.document is not None:
             context.append(f"document {self.document}")
         if self.sentence is not None:
             context.append(f"sentence {self.sentence}")
         tail = f" ({', '.join(context)})" if context else ""
-        return f"{where}: [{self.severity.upper()}] {self.check}: {self.message}{tail}"
+        return one_line(f"{where}: [{self.severity.upper()}] {self.check}: {self.message}{tail}")
 
 
 _CHECKS: dict[str, Check] = {}

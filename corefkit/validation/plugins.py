@@ -60,6 +60,9 @@ class FormatPlugin:
       beyond its reader's repairs and rejections).
     * ``covered`` maps a model check to the reader check that already reports the same
       incident for this format, so the model check is not repeated for its documents.
+    * ``absent`` names the model checks whose incidents the format's reader cannot produce
+      (CoNLL-2012 has no non-referring markables and no mention without tokens), so that the
+      commands, which run the checks on every document they read, do not pay for them.
     * ``renamed`` maps a model check to the format's id for it (the format's spelling and
       severity, e.g. CorefUD's ``crossing-mentions-same-entity``).
     * ``mention_place`` gives (file, line) of a mention when the mention's line refers to
@@ -72,6 +75,7 @@ class FormatPlugin:
     format: str
     file_checks: Callable[[str], FileChecks] | None = None
     covered: Mapping[str, str] = field(default_factory=dict)
+    absent: frozenset[str] = frozenset()
     renamed: Mapping[str, str] = field(default_factory=dict)
     mention_place: Callable[[Document, Mention], tuple[str | None, int | None]] | None = None
     token_line: Callable[[str, int | None, int], int | None] | None = None

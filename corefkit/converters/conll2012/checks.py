@@ -149,6 +149,8 @@ PLUGIN = FormatPlugin(
         "mention.same-span": "conll.same-span-mentions",
         "mention.same-span-same-entity": "conll.duplicate-mention",
     },
+    # brackets always cover tokens, and the format has no non-referring markables or zeros
+    absent=frozenset({"mention.no-tokens", "nonref.in-chain", "zero.no-empty-node"}),
     token_line=token_line,
     words_known=words_known,
 )
