@@ -29,6 +29,7 @@ EMPTY_CLUSTER = "jsonlines.empty-cluster"
 DUPLICATE_MENTION = "jsonlines.duplicate-mention"
 SAME_SPAN = "jsonlines.same-span-mentions"
 MENTION_TEXT = "jsonlines.mention-text"
+NO_CLUSTERS = "jsonlines.no-clusters"
 
 # A mention value and where it is ("clusters[3][1]") -> (first, last) token, or None when
 # the converter dropped it (and said so).
@@ -75,6 +76,23 @@ class Builder:
             raise self.fail(MISSING_KEY, f"the {self.variant} variant needs the key {key!r}; "
                             f"this record has {', '.join(repr(k) for k in self.record)}")
         return self.record[key]
+
+    def clusters(self, key: str) -> Any:
+        """The value of the clusters key ``key``: a record without it, or with null, would
+        read as a document without coreference (every score 0), so it is a repair that only
+        ``--lenient`` accepts (as no clusters)."""
+        value = self.record.get(key)
+        if value is not None:
+            return value
+        if key in self.record:
+            what = f"{key} is null"
+        else:
+            keys = ", ".join(repr(k) for k in list(self.record)[:8]) or "no keys"
+            what = f"the record has no {key!r} (its keys: {keys})"
+        self.repair(NO_CLUSTERS, f"{what}; the {self.variant} variant keeps the clusters "
+                    f"there (write [] for a document without clusters); read as no clusters",
+                    action="read as empty")
+        return []
 
     def list_of(self, value: Any, where: str) -> list[Any]:
         if not isinstance(value, list):
@@ -182,8 +200,6 @@ class Builder:
 
     def add_clusters(self, key: str, value: Any, read_span: SpanReader) -> None:
         """Every cluster of ``value`` as an entity; mentions through ``read_span``."""
-        if value is None:
-            return
         clusters = self.list_of(value, key)
         for k, cluster in enumerate(clusters):
             mentions = self.list_of(cluster, f"{key}[{k}]")
