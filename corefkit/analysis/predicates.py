@@ -49,7 +49,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from corefkit.errors import UsageError
+from corefkit.converters.jsontext import parse
+from corefkit.errors import FormatError, UsageError
 from corefkit.model import IDENTITY, Document, Mention
 from corefkit.model.syntax import tree_depth, tree_head
 
@@ -935,12 +936,15 @@ def load_rules(source: str | os.PathLike[str] | Mapping[str, Any]) -> list[Predi
         name = os.fspath(source)
         try:
             with open(name, encoding="utf-8") as handle:
-                data = json.load(handle)
+                data = parse(handle.read(), file=name, check="rules.table",
+                             what="the mention-type rules")
         except OSError as exc:
             raise UsageError(f"cannot read the mention-type rules {name}: "
                              f"{exc.strerror or exc}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError as exc:
             raise UsageError(f"{name}: not valid JSON: {exc}") from None
+        except FormatError as exc:
+            raise UsageError(str(exc)) from None
     compiler = _RuleCompiler(name)
     if not isinstance(data, Mapping) or not isinstance(data.get("predicates"), Mapping) \
             or set(data) - {"predicates", "$schema", "description"}:

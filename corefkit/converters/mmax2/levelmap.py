@@ -11,11 +11,11 @@ names it writes: the first rule of each kind.
 from __future__ import annotations
 
 import functools
-import json
 import os
 from dataclasses import dataclass
 from typing import Any
 
+from corefkit.converters.jsontext import parse
 from corefkit.errors import FormatError, UsageError
 from corefkit.schemas import DIRECTORY
 
@@ -135,10 +135,7 @@ def load_level_map(spec: str | LevelMap | None = None) -> LevelMap:
         return cached
     try:
         with open(path, encoding="utf-8-sig") as handle:
-            data = json.load(handle)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"the level map is not valid JSON: {exc.msg}", file=path,
-                          line=exc.lineno, column=exc.colno, check="mmax2.bad-map") from None
+            data = parse(handle.read(), file=path, check="mmax2.bad-map", what="the level map")
     except (OSError, UnicodeDecodeError) as exc:
         raise FormatError(f"cannot read the level map ({exc})", file=path,
                           check="mmax2.bad-map") from None
