@@ -18,6 +18,7 @@ from corefkit.cli.options import (
     lenient_option,
     warn,
 )
+from corefkit.errors import counted
 
 
 def report_losses(report: Any, quiet: bool) -> None:
@@ -107,4 +108,5 @@ def _transform(source: str, target: str, passes: list[str], params: dict[str, An
     report_losses(result.report, quiet)
     if not quiet:
         files = f" to {len(result.written)} files" if len(result.written) > 1 else ""
-        click.echo(f"corefkit: wrote {result.report.documents} documents{files}", err=True)
+        click.echo(f"corefkit: wrote {counted(result.report.documents, 'document')}{files}",
+                   err=True)

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from corefkit.cli.options import format_options, given, ignore_option, lenient_option, warn
+from corefkit.errors import counted
 
 
 @click.command()
@@ -91,6 +92,6 @@ def report(key: str, responses: tuple[str, ...], output: str, labels: tuple[str,
     warn(built.warnings, quiet, ignore)
     built.write(output)
     if not quiet and output != "-":
-        what = (f"{len(built.systems)} system{'s' if len(built.systems) != 1 else ''}"
-                if built.systems else "corpus statistics")
-        click.echo(f"corefkit: wrote {output} ({len(built.key)} documents, {what})", err=True)
+        what = counted(len(built.systems), "system") if built.systems else "corpus statistics"
+        click.echo(f"corefkit: wrote {output} ({counted(len(built.key), 'document')}, {what})",
+                   err=True)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corefkit.converters.loss import ConversionReport
-from corefkit.errors import CorefkitError, Repair, UsageError
+from corefkit.errors import CorefkitError, Repair, UsageError, counted
 from corefkit.model import Document
 
 # name endings to strip before adding the target format's extension (longest first)
@@ -256,7 +256,8 @@ def _make_folder(folder: str) -> None:
 def _say_what_is_complete(exc: BaseException, jobs: list[_Job], written: list[str]) -> None:
     """Add to the error which output files are complete and which were not written."""
     missing = [j.target for j in jobs if j.target not in written]
-    note = (f"{len(written)} of {len(jobs)} files were written completely "
+    note = (f"{len(written)} of {counted(len(jobs), 'file')} "
+            f"{'was' if len(written) == 1 else 'were'} written completely "
             f"({os.path.dirname(written[0]) or '.'}); not written: {', '.join(missing[:3])}"
             + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""))
     if isinstance(exc, CorefkitError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from corefkit.errors import Repair, UsageError
+from corefkit.errors import Repair, UsageError, counted
 from corefkit.model import IDENTITY, Document, Mention
 
 # Feature names, in the order of the capability matrix.
@@ -217,7 +217,7 @@ def _detectors(doc: Document) -> dict[str, Callable[[], list[str]]]:
 
     def opaque_levels() -> list[str]:
         levels = doc.attrs.get("opaque_levels") or {}
-        return [f"level {name} ({len(markables)} markables)"
+        return [f"level {name} ({counted(len(markables), 'markable')})"
                 for name, markables in sorted(levels.items())]
 
     return {

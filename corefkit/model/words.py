@@ -88,7 +88,8 @@ class WordDifference:
         if self.key_word is not None and self.response_word is not None:
             return (f"{place} is {self.key_word!r} in the key but {self.response_word!r} in "
                     "the response")
-        counts = f"the key has {self.key_count} words and the response {self.response_count}"
+        counts = (f"the key has {self.key_count} word{'' if self.key_count == 1 else 's'} and "
+                  f"the response {self.response_count}")
         if self.key_count > self.response_count:
             shown = f" ({self.key_word!r})" if self.key_word is not None else ""
             return f"{counts}; the response ends before {place}{shown}"

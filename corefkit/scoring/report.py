@@ -226,6 +226,12 @@ class ScoreReport:
         return buffer.getvalue()
 
     # ------------------------------------------------------------------ reference text
+    def without_reference(self) -> list[str]:
+        """The metrics reported that the reference scorer prints no block for (``mentions``,
+        ``conll``, ``dominant``, ...): :meth:`to_reference` leaves them out."""
+        return [n for n, m in self.metrics.items()
+                if n in ("mentions", "conll") or not isinstance(m.counts, (Counts, BlancCounts))]
+
     def to_reference(self) -> str:
         """The reference scorer's ``TOTALS`` block(s), byte for byte.
 
@@ -234,8 +240,7 @@ class ScoreReport:
         ``scorer.pl all`` does. ``mentions``, ``conll`` and ``dominant`` have no block of
         their own in the reference scorer and are left out.
         """
-        blocks = [(n, m) for n, m in self.metrics.items()
-                  if n not in ("mentions", "conll") and isinstance(m.counts, (Counts, BlancCounts))]
+        blocks = [(n, m) for n, m in self.metrics.items() if n not in self.without_reference()]
         out = []
         for name, m in blocks:
             if len(blocks) > 1:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from corefkit.errors import counted
 from corefkit.model import IDENTITY, Document
 from corefkit.validation.checks import ERROR, WARNING, Check, Finding, register
 from corefkit.validation.engine import Run, ValidationResult, iterate
@@ -210,19 +211,20 @@ def _sentences(key: _Side, response: _Side) -> list[Incident]:
         if n != m:
             missing = key.sentence_ids[m] if n > m else response.sentence_ids[n]
             side = "response" if n > m else "key"
-            return [at(min(n, m), SENTENCES, f"the key has {n} sentences and the response {m}; "
+            return [at(min(n, m), SENTENCES, f"the key has {counted(n, 'sentence')} and the "
+                                             f"response {m}; "
                                              f"the first the {side} lacks is {missing!r}")]
         return []
     if len(key.words) != len(response.words):
         return []  # the word comparison names the first difference
     for i, (k, r) in enumerate(zip(key.sentence_words, response.sentence_words)):
         if k != r:
-            return [at(i, SENTENCE_BOUNDARIES, f"sentence {i + 1} has {k} words in the key and "
-                                               f"{r} in the response")]
+            return [at(i, SENTENCE_BOUNDARIES, f"sentence {i + 1} has {counted(k, 'word')} in the "
+                                               f"key and {r} in the response")]
     n, m = len(key.sentence_words), len(response.sentence_words)
     if n != m:
         return [at(min(n, m), SENTENCE_BOUNDARIES,
-                   f"the key has {n} sentences and the response {m}")]
+                   f"the key has {counted(n, 'sentence')} and the response {m}")]
     return []
 
 
@@ -243,5 +245,5 @@ def _words(key: _Side, response: _Side) -> list[Incident]:
         else:
             what = f"; the response has extra words from word {n + 1}" + (
                 f" ({response.words[n]!r})" if response.words_known else "")
-        return [at(min(n, m), f"the key has {n} words and the response {m}{what}")]
+        return [at(min(n, m), f"the key has {counted(n, 'word')} and the response {m}{what}")]
     return []

@@ -27,7 +27,7 @@ from corefkit.converters.corefud.misc import (
     parse_other,
     profile_of,
 )
-from corefkit.errors import FormatError, Repair
+from corefkit.errors import FormatError, Repair, counted
 from corefkit.model import Document, Entity, Mention, Token
 
 if TYPE_CHECKING:
@@ -385,7 +385,8 @@ class CoreferenceReader:
         if 1 <= position <= len(tokens):
             return tokens[position - 1]
         self.repair("corefud.mention-head-out-of-range", line,
-                    f"head {position} of a mention of {eid!r} with {len(tokens)} nodes is out of "
+                    f"head {position} of a mention of {eid!r} with {counted(len(tokens), 'node')} "
+                    "is out of "
                     "range; used its last node", "approximated", column)
         return tokens[-1]
 

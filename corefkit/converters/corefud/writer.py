@@ -45,7 +45,7 @@ from corefkit.converters.loss import (
     describe_mention,
     user_attributes,
 )
-from corefkit.errors import Repair, UsageError
+from corefkit.errors import Repair, UsageError, counted
 from corefkit.model import IDENTITY, Document, Entity, Mention, Sentence
 from corefkit.model.syntax import sentence_parents, tree_head
 
@@ -460,12 +460,14 @@ class _DocumentWriter:
         bridge_cells = self._bridge_cells(ids, rank, {m for m, _ in written})
         if self.derived_heads:
             self.repair("corefud.derived-heads",
-                        f"{self.derived_heads} mentions had no head; derived one (conversion-notes "
-                        "§2), which head-match scores depend on")
+                        f"{counted(self.derived_heads, 'mention')} had no head; derived one "
+                        "(conversion-notes §2), which head-match scores depend on")
         if self.dropped_attributes:
             self.repair("corefud.attributes-dropped",
-                        f"{self.dropped_attributes} mentions have attributes the declaration "
-                        f"{self.declaration!r} has no field for; not written", "dropped")
+                        f"{counted(self.dropped_attributes, 'mention')} "
+                        f"{'has' if self.dropped_attributes == 1 else 'have'} attributes the "
+                        f"declaration {self.declaration!r} has no field for; not written",
+                        "dropped")
         lines: list[str] = []
         for sentence in doc.sentences:
             lines.extend(self._comments(sentence))

@@ -34,7 +34,7 @@ from corefkit.converters.loss import (
     describe_mention,
     discontinuous_action,
 )
-from corefkit.errors import Repair, UsageError
+from corefkit.errors import Repair, UsageError, counted
 from corefkit.model import Document
 
 NO_SENTENCES = ("maverick",)
@@ -87,7 +87,8 @@ def write_stream(documents: Iterable[Document], out: IO[str], report: Conversion
         if shape in NO_SENTENCES and len(w.sentences) > 1:
             report.repairs.append(Repair(
                 "jsonlines.flat-tokens", f"the {shape} shape has no sentence boundaries: "
-                f"{len(w.sentences)} sentences written as one token list", document=doc.name,
+                f"{counted(len(w.sentences), 'sentence')} written as one token list",
+                document=doc.name,
                 action="approximated"))
 
 

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from corefkit.converters.jsontext import parse
-from corefkit.errors import FormatError, Repair, UsageError
+from corefkit.errors import FormatError, Repair, UsageError, counted
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity
 from corefkit.model.typed_links import LINKS, links
 from corefkit.model.typed_links import type_codes as _codes
@@ -316,8 +316,9 @@ class DominantCounts:
         """The warning that the type-free variant was scored (annotations without codes)."""
         if self.variant != TYPE_FREE:
             return []
-        return [Repair("dominant.type-free", f"dominant: {self.untyped_annotations} annotations "
-                       "have no type code; scored type-free (WT counted as TP, WTL as WL)",
+        return [Repair("dominant.type-free", f"dominant: "
+                       f"{counted(self.untyped_annotations, 'annotation')} "
+                       f"{'has' if self.untyped_annotations == 1 else 'have'} no type code; scored type-free (WT counted as TP, WTL as WL)",
                        action="scored")]
 
     # ------------------------------------------------------------------ results

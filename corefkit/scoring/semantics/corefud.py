@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from corefkit.errors import FormatError, Repair
+from corefkit.errors import FormatError, Repair, counted
 from corefkit.model import IDENTITY, Document
 from corefkit.scoring.align import AlignedDocument, Alignment, Labeler, note
 from corefkit.scoring.assignment import linear_assignment
@@ -248,8 +248,8 @@ def check_alignment(key: UDDocument, response: UDDocument) -> None:
         response_words = sum(len(forms) for _, forms, _ in response.sentences)
         if key_words != response_words:
             raise FormatError(
-                f"the response's words differ from the key's: {where} has {key_words} words in "
-                f"the key but {response_words} in the response; CorefUD scoring pairs mentions "
+                f"the response's words differ from the key's: {where} has "
+                f"{counted(key_words, 'word')} in the key but {response_words} in the response; CorefUD scoring pairs mentions "
                 "by word position and cannot score it, even with --lenient",
                 file=response.file, check="pair.tokens")
         return
@@ -271,7 +271,8 @@ def check_alignment(key: UDDocument, response: UDDocument) -> None:
             in_key = f" (key {key.file}:{kline})" if kline is not None else ""
             raise FormatError(
                 f"key and response have different sentences: {label} of {where} has "
-                f"{len(kforms)} words in the key but {len(rforms)} in the response{in_key}",
+                f"{counted(len(kforms), 'word')} in the key but {len(rforms)} in the "
+                f"response{in_key}",
                 file=response.file, line=rline, check="pair.sentences")
 
 
