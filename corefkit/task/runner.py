@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from corefkit.errors import CorefkitError, Repair, UsageError
+from corefkit.errors import CorefkitError, Repair, UsageError, counted
 from corefkit.model import Document
 from corefkit.task.leaderboard import (
     AdjacentTest,
@@ -163,7 +163,9 @@ def prepare(task: Task) -> Prepared:
     if task.primary.metric == "conll" and task.significance.test != "none":
         names += ["muc", "bcub", "ceafe"]  # the test resamples conll from its components
     metrics = tuple(parse_metrics(list(dict.fromkeys(names)), config.semantics))
-    run = Run(format=gold_format, level=task.level, exclude=task.exclude,
+    # every level: scoring refuses a gold with an error of any level, and a problem of the
+    # gold is the task's, not each submission's
+    run = Run(format=gold_format, level=3, exclude=task.exclude,
               read_options=task.scoring.get("read_options"))
     summaries: list[DocumentSummary] = []
 
@@ -175,9 +177,9 @@ def prepare(task: Task) -> Prepared:
     errors = [f for f in run.result if f.is_error]
     if errors:
         shown = "; ".join(f.to_text() for f in errors[:task.show])
-        raise CorefkitError(f"the gold {task.gold} does not pass validation level {task.level} "
-                            f"({len(errors)} errors): {shown}; fix it, or leave the checks out "
-                            "with [validation] exclude")
+        raise CorefkitError(f"the gold {task.gold} does not pass validation "
+                            f"({counted(len(errors), 'error')}): {shown}; fix it, or leave the "
+                            "checks out with [validation] exclude")
     return Prepared(gold_format, submission_format, metrics, tuple(summaries), len(summaries))
 
 
