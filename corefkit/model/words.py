@@ -43,6 +43,11 @@ class Words:
         self.sentence_ids = sentence_ids
         self.signature = signature
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # to another process (scoring workers send reduced documents): the forms themselves,
+        # without the factory and the signature it was made from
+        return (Words, (self.count, self.forms, self.sentence_starts, self.sentence_ids))
+
     @property
     def known(self) -> bool:
         """False when the format holds no word forms (only the count is known)."""
