@@ -39,6 +39,8 @@ class Gate:
         self.checks: list[FileChecks] = [ModelChecks(file, self.plugin, errors_only=True)]
         if self.plugin.file_checks is not None:
             self.checks.append(self.plugin.file_checks(file))
+        for check in self.checks:
+            check.errors_only = True
 
     def document(self, doc: Document) -> None:
         """Refuse the document's first error (strict), or add each error to its repairs as a

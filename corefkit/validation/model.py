@@ -96,6 +96,7 @@ class ModelChecks(FileChecks):
                  errors_only: bool = False) -> None:
         super().__init__(file)
         self.plugin = plugin
+        self.errors_only = errors_only
         skip = set(plugin.covered) | set(plugin.absent) if plugin is not None else set()
         if errors_only:
             skip |= {c for c in MODEL_CHECKS if (get_check(c) or _NONE).severity == WARNING}

@@ -39,8 +39,12 @@ class FileChecks:
     """The checks of one format over the documents of one file, in reading order.
 
     ``document`` is called for every document as it is read, ``finish`` once at the end
-    (after the last document, or after the reader stopped at an error).
+    (after the last document, or after the reader stopped at an error). ``errors_only`` is
+    set when a command runs the checks (:mod:`corefkit.validation.gate`): only errors matter
+    there, so a check may skip work that can only find warnings.
     """
+
+    errors_only = False
 
     def __init__(self, file: str) -> None:
         self.file = file

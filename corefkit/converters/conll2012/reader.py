@@ -27,7 +27,7 @@ from typing import BinaryIO
 from corefkit.converters.io import iter_line_chunks
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Entity, Sentence, Token
-from corefkit.model.words import Words
+from corefkit.model.words import TokenLines, Words
 
 BEGIN_RE = re.compile(r"^#\s*begin document\b(.*)$")
 END_RE = re.compile(r"^#\s*end document\b")
@@ -195,7 +195,7 @@ class _DocumentBuilder:
         for a, b in zip([-1, *others], [*others, len(lines)]):
             rows_at.extend(range(a + 1, b))
             texts.extend(lines[a + 1:b])
-        cells, widths, distinct, split, heads = self._fields(texts, rows_at)
+        cells, widths, distinct, split = self._fields(texts, rows_at)
         if texts and min(distinct) < 2:
             bad = next(i for i, w in enumerate(widths) if w < 2)
             raise FormatError(
@@ -213,12 +213,12 @@ class _DocumentBuilder:
 
         def words() -> Words:  # what scoring compares, without building tokens
             starts = [start for start, _ in bounds]
-            if heads is not None and min(distinct) >= 5:
-                # the token lines without their coreference cell are the signature: equal
-                # lines have equal forms (the 4th column), which are split out only if needed
-                return Words(len(heads), lambda: list(map(itemgetter(3), map(
-                    str.split, heads, repeat("\t"), repeat(4)))), starts, None,
-                    ("conll2012", heads))
+            if split is None and min(distinct) >= 5:
+                # the token lines are the signature (lines equal but for their coreference
+                # cell have equal forms); the forms (4th column) are split out only if needed
+                return Words(len(texts), lambda: list(map(itemgetter(3), map(
+                    str.split, texts, repeat("\t"), repeat(4)))), starts, None,
+                    TokenLines(texts))
             return Words(len(texts), lambda: [
                 row[3] if len(row) >= 4 else (row[1] if len(row) == 2 else "_")
                 for row in columns()], starts)
@@ -238,22 +238,18 @@ class _DocumentBuilder:
         return doc
 
     def _fields(self, texts: list[str], rows_at: list[int]
-                ) -> tuple[list[str], list[int], set[int], list[list[str]] | None,
-                           list[str] | None]:
+                ) -> tuple[list[str], list[int], set[int], list[list[str]] | None]:
         """The coreference cell and the width (number of columns) of every token line, the
-        distinct widths, the lines split into columns unless all are TAB-separated (their
-        other columns are then split only when tokens or OntoNotes columns are asked for), and
-        then each line without its coreference cell (its words' signature)."""
+        distinct widths, and the lines split into columns unless all are TAB-separated (their
+        other columns are then split only when tokens or OntoNotes columns are asked for)."""
         tab_counts = set(map(str.count, texts, repeat("\t")))
         if 0 not in tab_counts:  # every line TAB-separated: the last field, no splitting
-            parts = list(map(str.rpartition, texts, repeat("\t")))
-            cells = list(map(itemgetter(2), parts))
-            heads = list(map(itemgetter(0), parts))
+            cells = list(map(itemgetter(2), map(str.rpartition, texts, repeat("\t"))))
             if len(tab_counts) == 1:  # the hot path: one layout, no per-line widths to count
                 width = tab_counts.pop() + 1
-                return cells, [width] * len(texts), {width}, None, heads
+                return cells, [width] * len(texts), {width}, None
             widths = list(map(add, map(str.count, texts, repeat("\t")), repeat(1)))
-            return cells, widths, set(widths), None, heads
+            return cells, widths, set(widths), None
         tabs = list(map(str.count, texts, repeat("\t")))  # some are 0: spaces separate there
         if max(tabs) > 0:
             odd = next(i for i, n in enumerate(tabs) if (n > 0) != (tabs[0] > 0))
@@ -262,7 +258,7 @@ class _DocumentBuilder:
         split = [text.split("\t") if tab else text.split() for text, tab in zip(texts, tabs)]
         widths = [len(row) for row in split]
         cells = [row.pop() if row else "" for row in split]
-        return cells, widths, set(widths), split, None
+        return cells, widths, set(widths), split
 
     def _sentences(self, lines: list[str], rows_at: list[int],
                    others: list[int]) -> list[tuple[int, int]]:
