@@ -109,26 +109,28 @@ class WordDifference:
     key_count: int
     response_count: int
 
-    def describe(self, where: Words) -> str:
-        """``sentence 2 (s-2), word 3 (word 12 of the document) is 'a' in the key but 'b' in
-        the response``, sentences and words numbered as ``where`` (the response's words) has
-        them; where one side ended early, what the other goes on with and both counts."""
+    def describe(self, where: Words, also: str | None = None) -> str:
+        """``word 12 is 'a' in the key but 'b' in the response (sentence 2 (s-2), its word
+        3)``: words numbered in the document, sentences as ``where`` (the response's words)
+        has them; where one side ended early, both counts and what the other goes on with.
+        ``also`` joins the parenthesis (the key's place)."""
         sentence, word = where.sentence_of(self.ordinal)
         label = str(sentence + 1)
         ids = where.sentence_ids
         if ids is not None and 0 <= sentence < len(ids) and ids[sentence]:
             label += f" ({ids[sentence]})"
-        place = f"sentence {label}, word {word} (word {self.ordinal + 1} of the document)"
+        place = f"sentence {label}, its word {word}" + (f"; {also}" if also else "")
+        n = self.ordinal + 1
         if self.key_word is not None and self.response_word is not None:
-            return (f"{place} is {self.key_word!r} in the key but {self.response_word!r} in "
-                    "the response")
+            return (f"word {n} is {self.key_word!r} in the key but {self.response_word!r} in "
+                    f"the response ({place})")
         counts = (f"the key has {self.key_count} word{'' if self.key_count == 1 else 's'} and "
                   f"the response {self.response_count}")
         if self.key_count > self.response_count:
             shown = f" ({self.key_word!r})" if self.key_word is not None else ""
-            return f"{counts}; the response ends before {place}{shown}"
+            return f"{counts}; the response ends before key word {n}{shown} ({place})"
         shown = f" ({self.response_word!r})" if self.response_word is not None else ""
-        return f"{counts}; the response has extra words from {place}{shown}"
+        return f"{counts}; the response has extra words from word {n}{shown} ({place})"
 
 
 def first_difference(key: Words, response: Words) -> WordDifference | None:

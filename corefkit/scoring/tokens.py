@@ -60,10 +60,10 @@ def describe(difference: WordDifference, key: Reduced, response: Reduced) -> tup
     response_line = _line(response, difference.ordinal)
     key_line = _line(key, min(difference.ordinal, max(key.words.count - 1, 0)))
     key_file = getattr(key.doc, "file", None)
-    in_key = f" (key {location(key_file, key_line)})" if key_file and key_line is not None \
-        else ""
+    in_key = f"key {location(key_file, key_line)}" if key_file and key_line is not None \
+        else None
     return (f"the response's words differ from the key's: document {response.name!r}, "
-            f"{difference.describe(response.words)}{in_key}", response_line)
+            f"{difference.describe(response.words, in_key)}", response_line)
 
 
 def _line(side: Reduced, ordinal: int) -> int | None:

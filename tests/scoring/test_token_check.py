@@ -104,13 +104,13 @@ def test_the_message_names_response_line_sentence_and_word(files):
     doc = source()
     sentence = doc.tokens[CHANGED].sentence
     word = CHANGED - doc.sentences[sentence].start + 1
-    assert f"sentence {sentence + 1}, word {word} (word {CHANGED + 1} of the document) is " \
+    assert f"word {CHANGED + 1} is {old!r} in the key but {NEW_WORD!r} in the response " \
+        f"(sentence {sentence + 1}, its word {word}; key {key}:{error.line})" \
         in error.message  # CoNLL-2012 has no sentence ids: numbered
-    assert f"(key {key}:{error.line})" in error.message
     key, response, old = files["corefud"]  # CoNLL-U: the sentence's id too
     with pytest.raises(FormatError) as caught:
         corefkit.score(key, response)
-    assert f"sentence {sentence + 1} ({doc.sentences[sentence].sent_id}), word {word} " \
+    assert f"(sentence {sentence + 1} ({doc.sentences[sentence].sent_id}), its word {word}; " \
         in caught.value.message
 
 
@@ -167,7 +167,7 @@ def test_a_deleted_token_is_refused_not_scored_low(tmp_path):
     with pytest.raises(FormatError) as caught:
         corefkit.score(LITBANK, response)
     assert caught.value.check == "pair.tokens"
-    assert "word 101 of the document" in caught.value.message
+    assert "word 101 is " in caught.value.message
     report = corefkit.score(LITBANK, response, lenient=True)
     assert any(w.check == "pair.tokens" for w in report.warnings)
 
