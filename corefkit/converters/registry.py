@@ -253,12 +253,13 @@ def read(path: Any, format: str | None = None, *, lenient: bool = False, checks:
     """Documents from a file, directory, glob or ``-``, one at a time (streaming).
 
     ``options`` are reader options; each goes to the formats that declare it, and one that no
-    format of the input declares is a usage error. Strict by default: a repair whose check is
-    an error (:attr:`corefkit.validation.checks.Check.refused`) or a file without documents is
-    a :class:`FormatError` naming file and line; ``lenient`` keeps the repairs (each is in the
-    document's ``repairs``). ``checks`` also runs the validator's checks on each document and
-    refuses their errors (lenient: warnings), as every command does
-    (:mod:`corefkit.validation.gate`).
+    format of the input declares is a usage error. Strict by default: a repair of malformed
+    input (:attr:`corefkit.validation.checks.Check.read_refused`) or a file without documents
+    is a :class:`FormatError` naming file and line; ``lenient`` keeps the repairs (each is in
+    the document's ``repairs``). ``checks`` reads as every command reads: every repair whose
+    check is an error is refused (:attr:`~corefkit.validation.checks.Check.refused`), and the
+    validator's checks run on each document and refuse their errors (lenient: warnings;
+    :mod:`corefkit.validation.gate`).
     """
     if isinstance(path, (list, tuple)):
         for item in path:
@@ -328,7 +329,7 @@ def _strict(docs: Iterator[Document], file: str, lenient: bool,
             fmt: str | None = None, checks: bool = False) -> Iterator[Document]:
     """``docs`` (read as format ``fmt``), refusing malformed input unless ``lenient``; with
     ``checks``, through the validator's checks too (after the reader's own refusals)."""
-    read = _refusing(docs, file, lenient, fmt)
+    read = _refusing(docs, file, lenient, fmt, checks)
     if checks:
         from corefkit.validation.gate import gated
 
@@ -337,7 +338,7 @@ def _strict(docs: Iterator[Document], file: str, lenient: bool,
 
 
 def _refusing(docs: Iterator[Document], file: str, lenient: bool,
-              fmt: str | None) -> Iterator[Document]:
+              fmt: str | None, checks: bool) -> Iterator[Document]:
     if lenient:
         for doc in docs:
             doc.source_format = fmt
@@ -350,7 +351,7 @@ def _refusing(docs: Iterator[Document], file: str, lenient: bool,
         doc.source_format = fmt
         for repair in doc.repairs:
             check = get_check(repair.check)
-            if check is not None and check.refused:
+            if check is not None and (check.refused if checks else check.read_refused):
                 raise FormatError(f"{repair.message}; fix the input, or pass --lenient to "
                                   "repair it", file=repair.file or doc.file, line=repair.line,
                                   column=repair.column, check=repair.check)

@@ -45,6 +45,11 @@ class Check:
     explanation: str
     format: str | None = None
     origin: str = "validator"
+    # what a plain corefkit.read() refuses (the library reader, without the commands' checks):
+    # by default the errors of level 1, the file cannot be read as it is; a check may say
+    # otherwise (a dangling SplitAnte of level 3 is refused, a CR LF line end of level 1 is
+    # read as it stands)
+    malformed: bool | None = None
 
     @property
     def refused(self) -> bool:
@@ -52,6 +57,14 @@ class Check:
         ``validate`` and every other command (an error is refused unless the user passes
         ``--lenient``; a warning is a warning everywhere)."""
         return self.severity == ERROR
+
+    @property
+    def read_refused(self) -> bool:
+        """True if a plain ``corefkit.read`` (``checks=False``) refuses it by default: the
+        reader cannot make a faithful document of the input without the user's consent."""
+        if self.malformed is not None:
+            return self.malformed
+        return self.severity == ERROR and self.level == 1
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:

@@ -15,8 +15,9 @@ from corefkit.validation.plugins import FormatPlugin
 FORMAT = "brat"
 
 
-def _reader(check: str, level: int, severity: str, explanation: str) -> Check:
-    return Check("brat." + check, level, severity, explanation, FORMAT, "reader")
+def _reader(check: str, level: int, severity: str, explanation: str,
+            malformed: bool | None = None) -> Check:
+    return Check("brat." + check, level, severity, explanation, FORMAT, "reader", malformed)
 
 
 register(
@@ -59,7 +60,7 @@ register(
             "the reference scorer refuses such repeats"),
     _reader("dangling-reference", 3, ERROR,
             "a relation, equivalence, attribute or note naming no text-bound annotation of the "
-            "file (left out when reading leniently)"),
+            "file (left out when reading leniently)", malformed=True),
 )
 
 

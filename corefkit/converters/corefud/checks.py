@@ -83,14 +83,18 @@ UD_EQUIVALENTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _reader(check: str, level: int, severity: str, explanation: str) -> Check:
-    return Check("corefud." + check, level, severity, explanation, FORMAT, "reader")
+def _reader(check: str, level: int, severity: str, explanation: str,
+            malformed: bool | None = None) -> Check:
+    return Check("corefud." + check, level, severity, explanation, FORMAT, "reader", malformed)
 
 
 def _ud(check: str, level: int, explanation: str, severity: str = ERROR) -> Check:
-    """A test of the UD validator that the validation plugin makes (:mod:`.udformat`): every
-    command runs it on what it reads (:mod:`corefkit.validation.gate`)."""
-    return Check("corefud." + check, level, severity, explanation, FORMAT)
+    """A test of the UD validator that the validation plugin makes (:mod:`.udformat`). The
+    reader does not make these: a plain ``corefkit.read`` reads the file as it stands
+    (``malformed=False`` for those of level 1), every command refuses their errors
+    (:mod:`corefkit.validation.gate`)."""
+    return Check("corefud." + check, level, severity, explanation, FORMAT,
+                 malformed=False if level == 1 else None)
 
 
 register(
@@ -117,21 +121,22 @@ register(
             "multiword-token ranges of one sentence that share words"),
     _reader("word-interval-out", 1, ERROR,
             "a multiword-token range that ends after the sentence's last word"),
-    # line structure: errors for the UD validator (--lenient reads them as they stand)
+    # line structure: errors for the UD validator, read as they stand (not refused)
     _reader("misplaced-comment", 1, ERROR,
-            "a comment line between the token lines of a sentence (read as the sentence's)"),
+            "a comment line between the token lines of a sentence (read as the sentence's)",
+            malformed=False),
     _reader("pseudo-empty-line", 1, ERROR,
-            "a line of white space only where a blank line ends a sentence"),
+            "a line of white space only where a blank line ends a sentence", malformed=False),
     _reader("empty-sentence", 1, ERROR,
             "a blank line that ends no sentence: two blank lines in a row, a blank first line, "
-            "or comments with no token lines"),
+            "or comments with no token lines", malformed=False),
     _reader("missing-empty-line", 1, ERROR,
-            "the file does not end with a blank line after its last sentence"),
+            "the file does not end with a blank line after its last sentence", malformed=False),
     _reader("non-unix-newline", 1, ERROR,
-            "lines ending in CR LF or CR; CoNLL-U lines end with LF"),
+            "lines ending in CR LF or CR; CoNLL-U lines end with LF", malformed=False),
     _reader("byte-order-mark", 1, ERROR,
             "a byte-order mark (U+FEFF) at the start of the file; the UD validator reads the "
-            "first line as a spurious line (invalid-line)"),
+            "first line as a spurious line (invalid-line)", malformed=False),
     _reader("bad-id", 1, ERROR, "a multiword-token id that is not a range N-M with M >= N"),
     _reader("bad-mwt", 1, ERROR, "a multiword-token line not followed by its words"),
     _reader("entity-mwt", 1, ERROR,
@@ -193,14 +198,16 @@ register(
     _reader("entity-across-newdoc", 3, ERROR,
             "an eid used again after a later '# newdoc'; eids are unique per file"),
     _reader("splitante-unknown-entity", 3, ERROR,
-            "SplitAnte names an entity with no mention in the document (relation dropped)"),
+            "SplitAnte names an entity with no mention in the document (relation dropped)",
+            malformed=True),
     _reader("misplaced-splitante-statement", 3, ERROR,
             "SplitAnte on a node where no mention of the set entity starts"),
     _reader("only-one-split-antecedent", 3, ERROR,
             "a SplitAnte statement (or a split-antecedent set) with one antecedent; CorefUD "
             "requires at least two"),
     _reader("bridge-unknown-entity", 3, ERROR,
-            "Bridge names an entity with no mention in the document (relation dropped)"),
+            "Bridge names an entity with no mention in the document (relation dropped)",
+            malformed=True),
     _reader("misplaced-bridge-statement", 3, ERROR,
             "Bridge on a node where no mention of the anaphor entity starts"),
     _reader("repeated-bridge-relation", 3, ERROR, "the same bridging relation stated twice"),

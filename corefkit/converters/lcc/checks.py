@@ -28,8 +28,9 @@ FORMAT = "lcc"
 OVERLAPPING = "lcc.overlapping-mentions"
 
 
-def _reader(check: str, level: int, severity: str, explanation: str) -> Check:
-    return Check("lcc." + check, level, severity, explanation, FORMAT, "reader")
+def _reader(check: str, level: int, severity: str, explanation: str,
+            malformed: bool | None = None) -> Check:
+    return Check("lcc." + check, level, severity, explanation, FORMAT, "reader", malformed)
 
 
 register(
@@ -64,7 +65,7 @@ register(
     _reader("bad-type", 2, WARNING, "a link type that is not a 4-letter LCC type code"),
     _reader("span-outside-text", 2, ERROR,
             "a span whose offsets lie outside the text, or that covers no token (the link is "
-            "dropped)"),
+            "dropped)", malformed=True),
     _reader("snapped-span", 2, WARNING,
             "a span that does not start and end on token boundaries (read as the tokens it "
             "touches)"),

@@ -16,8 +16,9 @@ from corefkit.validation.plugins import FormatPlugin
 FORMAT = "mmax2"
 
 
-def _reader(check: str, level: int, severity: str, explanation: str) -> Check:
-    return Check("mmax2." + check, level, severity, explanation, FORMAT, "reader")
+def _reader(check: str, level: int, severity: str, explanation: str,
+            malformed: bool | None = None) -> Check:
+    return Check("mmax2." + check, level, severity, explanation, FORMAT, "reader", malformed)
 
 
 register(
@@ -35,12 +36,14 @@ register(
             "several common paths files could apply; pass the one to use"),
     _reader("bad-map", 1, ERROR, "the level map given is not valid"),
     # markables (refused by strict reading, skipped one by one when read leniently)
-    _reader("bad-markable", 2, ERROR, "a markable without an id"),
-    _reader("duplicate-markable-id", 2, ERROR, "two markables of one level with the same id"),
+    _reader("bad-markable", 2, ERROR, "a markable without an id", malformed=True),
+    _reader("duplicate-markable-id", 2, ERROR, "two markables of one level with the same id",
+            malformed=True),
     _reader("bad-span", 2, ERROR,
             "a markable without a span, with a range that ends before it starts, or over words "
-            "the words file does not have"),
-    _reader("dangling-pointer", 3, ERROR, "a pointer attribute naming a markable that does not exist"),
+            "the words file does not have", malformed=True),
+    _reader("dangling-pointer", 3, ERROR, "a pointer attribute naming a markable that does not exist",
+            malformed=True),
     # repairs
     _reader("assumed-paths", 2, WARNING,
             "no common_paths.xml: Basedata/ and Markables/ beside the project were assumed"),
