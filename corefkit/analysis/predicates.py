@@ -937,7 +937,7 @@ def load_rules(source: str | os.PathLike[str] | Mapping[str, Any]) -> list[Predi
         try:
             with open(name, encoding="utf-8") as handle:
                 data = parse(handle.read(), file=name, check="rules.table",
-                             what="the mention-type rules")
+                             hint="a file of mention-type rules")
         except OSError as exc:
             raise UsageError(f"cannot read the mention-type rules {name}: "
                              f"{exc.strerror or exc}") from None

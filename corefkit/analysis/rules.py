@@ -81,7 +81,7 @@ def read_table(path: str, what: str) -> Any:
     kind of table in the errors, which name the file and where its JSON breaks."""
     try:
         with open(path, encoding="utf-8") as handle:
-            return parse(handle.read(), file=path, check="rules.table", what=f"the {what}")
+            return parse(handle.read(), file=path, check="rules.table", hint=f"a {what}")
     except OSError as exc:
         raise UsageError(f"cannot read the {what} {path}: {exc.strerror}") from None
     except UnicodeDecodeError:

@@ -26,30 +26,30 @@ _SCALAR_RE = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false
 _SPACE_RE = re.compile(r"[ \t\n\r]*")
 
 
-def parse(text: str, *, file: str | None, check: str, what: str = "the file",
+def parse(text: str, *, file: str | None, check: str, hint: str | None = None,
           first_line: int = 1) -> Any:
-    """The JSON value of ``text`` (``what``, e.g. "the record", names it in messages); every
-    failure is a :class:`FormatError` under ``check`` at its line and column (``first_line``:
-    the file line where ``text`` starts)."""
+    """The JSON value of ``text``; every failure is a :class:`FormatError` under ``check`` at
+    its line and column (``first_line``: the file line where ``text`` starts), its message
+    followed by ``hint`` (what the file should be)."""
+    tail = f"; {hint}" if hint else ""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise FormatError(f"{what} is not valid JSON: {exc.msg}", file=file,
+        raise FormatError(f"not valid JSON: {exc.msg}{tail}", file=file,
                           line=exc.lineno + first_line - 1, column=exc.colno,
                           check=check) from None
     except RecursionError:
         line, column = position(text, deepest(text))
-        raise FormatError(f"{what} nests arrays and objects too deeply for the JSON parser "
-                          "(more than about 1,000 levels); no coreference format needs that",
-                          file=file, line=line + first_line - 1, column=column,
-                          check=check) from None
+        raise FormatError("arrays and objects nested too deeply to read (more than about 1,000 "
+                          f"levels; no coreference format needs that){tail}", file=file,
+                          line=line + first_line - 1, column=column, check=check) from None
     except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
         found = _LONG_NUMBER_RE.search(text)
         line, column = position(text, found.start() if found else 0)
         digits = len(found.group().lstrip("-")) if found else None
         size = f" ({digits:,} digits)" if digits else ""
-        raise FormatError(f"{what} holds a number too long to read{size}; offsets and ids are "
-                          "small integers", file=file, line=line + first_line - 1,
+        raise FormatError(f"a number too long to read{size}; offsets and ids are small "
+                          f"integers{tail}", file=file, line=line + first_line - 1,
                           column=column, check=check) from None
 
 

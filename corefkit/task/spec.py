@@ -136,7 +136,8 @@ def _read_file(path: str) -> dict[str, Any]:
     toml = path.lower().endswith(".toml") or (
         not path.lower().endswith(".json") and not text.lstrip().startswith("{"))
     try:
-        data = _toml_loads(path)(text) if toml else parse(text, file=path, check="task.file")
+        data = (_toml_loads(path)(text) if toml
+                else parse(text, file=path, check="task.file", hint="a task file"))
     except FormatError as exc:  # JSON: located, also too deep or too long a number
         raise UsageError(str(exc)) from None
     except (ValueError, RecursionError) as exc:  # tomllib.TOMLDecodeError, or nested too deeply

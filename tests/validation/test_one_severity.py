@@ -99,7 +99,7 @@ CASES: list[tuple[str, Callable[[Path], str], str, str]] = [
      "corefud.mention-head-out-of-range"),
     ("conll-duplicate-document", duplicate_document, "x.conll", "conll.duplicate-document"),
     ("ua-cut-after-comments", cut_after_comments, "x.conllua", "ua.truncated"),
-    ("jsonlines-null-clusters", null_clusters, "x.jsonlines", "jsonlines.no-clusters"),
+    ("jsonlines-null-clusters", null_clusters, "x.jsonlines", "jsonlines.null-clusters"),
     ("jsonlines-renamed-clusters", renamed_clusters, "x.jsonlines", "jsonlines.no-clusters"),
     ("corefud-unknown-upos", unknown_upos, "x.conllu", "corefud.unknown-upos"),
 ]

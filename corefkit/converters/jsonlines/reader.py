@@ -111,7 +111,7 @@ def read_stream(stream: BinaryIO, file: str, *, jsonlines_variant: str | None = 
 
 def parse_line(line: str, file: str, number: int) -> dict[str, Any]:
     record = parse(line, file=file, check=BAD_JSON, first_line=number,
-                   what="the line (each line must be one JSON object)")
+                   hint="each line must be one JSON object")
     if not isinstance(record, dict):
         raise FormatError(f"the line is a JSON {type(record).__name__}, not an object "
                           f"({shown(record, 40)}); each line must be one document object",

@@ -112,8 +112,9 @@ def read_wl_coref(b: Builder) -> None:
     elif "word_clusters" in b.record:
         b.add_clusters("word_clusters", b.clusters("word_clusters"), _head_word(b))
         used.append("word_clusters")
-    else:  # no clusters at all: refused (lenient: none)
+    elif b.cluster_like_keys():  # a renamed clusters key: refused (lenient: none)
         b.clusters("span_clusters")
+    # else: wl-coref's prediction input, which has no clusters (pair.empty-* when scored)
     b.keep_extras(used)
 
 

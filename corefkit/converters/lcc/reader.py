@@ -63,7 +63,7 @@ def read_stream(
     """
     wanted = parse_layer(layer)
     text = _decode(stream.read(), file)
-    obj = parse(text, file=file, check="lcc.invalid-json", what="the LCC file (one JSON object)")
+    obj = parse(text, file=file, check="lcc.invalid-json", hint="an LCC file is one JSON object")
     reader = _Reader(file, text, obj, wanted, adverbial_as_identity, lenient)
     try:
         doc = reader.read()
@@ -605,8 +605,8 @@ def _brief(value: Any, limit: int = 60) -> str:
     """A value quoted in a message, cut to ``limit`` characters (a refused file's content is
     not echoed whole)."""
     try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (ValueError, RecursionError):
+        text = repr(value)
+    except RecursionError:
         text = type(value).__name__
     return text if len(text) <= limit else text[:limit - 3] + "..."
 

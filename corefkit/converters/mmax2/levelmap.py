@@ -135,7 +135,7 @@ def load_level_map(spec: str | LevelMap | None = None) -> LevelMap:
         return cached
     try:
         with open(path, encoding="utf-8-sig") as handle:
-            data = parse(handle.read(), file=path, check="mmax2.bad-map", what="the level map")
+            data = parse(handle.read(), file=path, check="mmax2.bad-map", hint="a level map")
     except (OSError, UnicodeDecodeError) as exc:
         raise FormatError(f"cannot read the level map ({exc})", file=path,
                           check="mmax2.bad-map") from None

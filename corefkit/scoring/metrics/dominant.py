@@ -85,7 +85,7 @@ def load_scheme(name: str) -> tuple[str, ...]:
         path = Path(name)
     try:
         data = parse(path.read_text(encoding="utf-8"), file=str(path), check="dominant.scheme",
-                     what="the scheme file")
+                     hint="a type-code scheme file")
     except FileNotFoundError:
         raise UsageError(f"unknown type-code scheme {name!r}; use lcc or a JSON file with "
                          "'classes'") from None
