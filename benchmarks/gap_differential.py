@@ -36,7 +36,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent)]
 
-from corefkit.scoring.gap import GROUPS, GapReport, gap_score  # noqa: E402
+from corefkit.evaluation.gap import GROUPS, GapReport, gap_score  # noqa: E402
 
 GAP = HERE.parent.parent / "shared" / "corpora" / "jsonlines" / "gap"
 SCORE_RE = re.compile(r"^(\w+) recall: ([\d.]+) precision: ([\d.]+) f1: ([\d.]+)$")

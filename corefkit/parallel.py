@@ -21,14 +21,16 @@ R = TypeVar("R")
 AUTO_BYTES = 8 << 20     # below this much input, processes cost more than they save
 
 
-def context() -> Any:
-    """Worker processes start from a clean interpreter with corefkit loaded (forkserver where
-    the platform has it: no copy of this process's threads or locks; else spawn)."""
+def context(preload: Sequence[str] = ()) -> Any:
+    """Worker processes start from a clean interpreter with the readers loaded, and the
+    modules ``preload`` names (forkserver where the platform has it: no copy of this process's
+    threads or locks; else spawn). The caller names what its workers run, so that this module
+    imports nothing above the readers."""
     import multiprocessing  # only runs with workers pay for its import
 
     if "forkserver" in multiprocessing.get_all_start_methods():
         found = multiprocessing.get_context("forkserver")
-        found.set_forkserver_preload(["corefkit.converters.registry", "corefkit.scoring.engine"])
+        found.set_forkserver_preload(["corefkit.converters.registry", *preload])
         return found
     return multiprocessing.get_context("spawn")
 

@@ -194,9 +194,10 @@ RUNNERS = {"ua": _ua, "corefud": _corefud, "reference": _reference, "coval": _co
 
 
 # ============================================================================ corefkit's side
-def corefkit_values(peer: Peer, mode: Mode, key: Path, response: Path
+def corefkit_values(peer: Peer, mode: Mode, key: Path, response: Path, lenient: bool = False
                     ) -> dict[str, tuple[float, ...]]:
-    """corefkit's numbers for the same pair and mode, shaped like the peer's."""
+    """corefkit's numbers for the same pair and mode, shaped like the peer's (``lenient``:
+    read what strict reading refuses, each repair reported)."""
     import corefkit
 
     options = dict(mode.corefkit)
@@ -205,7 +206,8 @@ def corefkit_values(peer: Peer, mode: Mode, key: Path, response: Path
         options.setdefault("semantics", "reference")
     if peer.name == "corefud":
         metrics = ["muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero"]
-    report = corefkit.score(key, response, metrics, format=peer.format, **options)
+    report = corefkit.score(key, response, metrics, format=peer.format, lenient=lenient, jobs=1,
+                            **options)
     found: dict[str, tuple[float, ...]] = {}
     for name, result in report.metrics.items():
         counts = result.counts

@@ -1,5 +1,13 @@
-"""One differential pair: a real document as the key, a perturbed copy as the response, both
-written in the peer's format, scored by the peer and by corefkit in every mode they share."""
+"""One differential pair: a real document as the key, a perturbed copy as the response, scored
+by the peer and by corefkit in every mode they share.
+
+CorefUD pairs (:func:`score_corefud_pair`) take the key's original bytes (a document cut from
+a real file, never re-written) and make the response with udapi (:mod:`difftest.udperturb`),
+written by udapi; the same response re-written by corefkit's writer is a second response. A
+peer crash, a file corefkit refuses (scored again with ``lenient``) and a failure of udapi
+are findings, counted beside the differing values. The other peers' pairs are a real
+document and a perturbed copy, both written by corefkit in the peer's format.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +30,8 @@ CORPORA = SHARED / "corpora"
 SOURCES = {
     "ua-exploded": [CORPORA / "codi-crac22" / "Persuasion_train.2022.first10docs.CONLLUA",
                     CORPORA / "codi-crac22" / "light_train.2022.first10docs.CONLLUA"],
-    "corefud": sorted((CORPORA / "gum" / "dep").glob("*.conllu")),
+    "corefud": sorted((CORPORA / "corefud-zeros").glob("*/*.conllu"))
+    + sorted((CORPORA / "gum" / "dep").glob("*.conllu")),
     "conll2012": sorted((CORPORA / "litbank").glob("*.conll"))
     + [SHARED / "conformance" / "real" / "data" / "ontogum" / "key.conll"],
 }
@@ -49,6 +58,27 @@ class PairResult:
     differences: list[Difference] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)  # peer crashes / timeouts
     kept: str | None = None
+    refusals: list[str] = field(default_factory=list)  # inputs corefkit refused (strict)
+    zero_bearing: bool = False  # the key or a response has zero mentions
+    failed_modes: Counter[str] = field(default_factory=Counter)   # mode -> peer failures
+    refused_modes: Counter[str] = field(default_factory=Counter)  # mode -> corefkit refusals
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pair": self.pair, "peer": self.peer, "document": self.document,
+                "kinds": dict(self.kinds),
+                "compared": [[mode, metric, n] for (mode, metric), n in self.compared.items()],
+                "differences": [vars(d) for d in self.differences], "failures": self.failures,
+                "kept": self.kept, "refusals": self.refusals, "zero_bearing": self.zero_bearing,
+                "failed_modes": dict(self.failed_modes),
+                "refused_modes": dict(self.refused_modes)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PairResult:
+        return cls(data["pair"], data["peer"], data["document"], Counter(data["kinds"]),
+                   Counter({(mode, metric): n for mode, metric, n in data["compared"]}),
+                   [Difference(**d) for d in data["differences"]], data["failures"],
+                   data["kept"], data["refusals"], data["zero_bearing"],
+                   Counter(data["failed_modes"]), Counter(data["refused_modes"]))
 
 
 @cache
@@ -67,6 +97,10 @@ def score_pair(job: dict[str, Any]) -> PairResult:
     import corefkit
 
     peer = PEERS[job["peer"]]
+    if peer.name == "corefud":
+        from difftest.corefud_pair import score_corefud_pair
+
+        return score_corefud_pair(job)
     rng = random.Random(job["seed"])
     source, key_doc = rng.choice(_documents(peer.format))
     response = key_doc.copy()

@@ -10,6 +10,8 @@ from typing import Any
 import click
 
 from corefkit.cli.options import (
+    align_options,
+    align_value,
     format_options,
     given,
     ignore_option,
@@ -64,6 +66,7 @@ from corefkit.cli.options import (
               help="Which part of an entity the others are split from and merged into: the one "
                    "with its earliest non-pronoun mention both sides have (agreed), or of all "
                    "its mentions (analyser: the Berkeley analyser's rule).")
+@align_options
 @format_options("read", sides=("both", "key", "response"))
 @lenient_option
 @ignore_option
@@ -85,8 +88,9 @@ def analyze(key: str, response: str, output_format: str, limit: int | None,
     alone and after fixing them one after another, up to a perfect score. Files are read and
     aligned as 'score' reads them.
     """
-    from corefkit.scoring.error_analysis import analyze as run
+    from corefkit.diagnosis.engine import analyze as run
 
+    align = align_value(format_params)
     report = run(key, response, format=input_format, key_format=key_format,
                  response_format=response_format, semantics=semantics, profile=profile,
                  match=match, zero_match=zero_match, keep_zeros=keep_zeros,
@@ -96,7 +100,7 @@ def analyze(key: str, response: str, output_format: str, limit: int | None,
                  read_options=given(format_params),
                  key_read_options=given(format_params, "key"),
                  response_read_options=given(format_params, "response"), lenient=lenient,
-                 type_table=type_table, anchors=anchors)
+                 type_table=type_table, anchors=anchors, align=align)
     warn(report.warnings, quiet, ignore)
     if output_format == "json":
         import json

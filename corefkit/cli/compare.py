@@ -1,7 +1,7 @@
 """``corefkit compare``: systems × datasets, generalization gaps and significance tests.
 
-The click command only; the work is :func:`corefkit.scoring.compare.compare`. Importing this
-module imports click alone, so that ``corefkit --help`` stays fast.
+The click command only; the work is :func:`corefkit.evaluation.compare.compare`. Importing
+this module imports click alone, so that ``corefkit --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from typing import Any
 import click
 
 from corefkit.cli.options import (
+    align_options,
+    align_value,
     format_options,
     given,
     ignore_option,
@@ -70,6 +72,7 @@ from corefkit.errors import UsageError, counted
               help="CorefUD mention matching, as for corefkit score.")
 @click.option("--profile", default=None, metavar="NAME",
               help="Named scoring settings, as for corefkit score.")
+@align_options
 @format_options("read")
 @lenient_option
 @ignore_option
@@ -94,8 +97,8 @@ def compare(keys: tuple[str, ...], responses: tuple[str, ...], labels: tuple[str
     """
     import os
 
-    from corefkit.scoring.compare import SettingSpec
-    from corefkit.scoring.compare import compare as run
+    from corefkit.evaluation.compare import SettingSpec
+    from corefkit.evaluation.compare import compare as run
 
     if not keys:
         raise UsageError("give at least one setting: --key FILE --response FILE --label NAME")
@@ -109,8 +112,11 @@ def compare(keys: tuple[str, ...], responses: tuple[str, ...], labels: tuple[str
         return name.split(".")[0] or name
 
     names = labels or tuple(f"{stem(r)}@{stem(k)}" for k, r in zip(keys, responses))
+    align = align_value(format_params)
     options: dict[str, object] = {"passes": passes, "lenient": lenient,
                                   "read_options": given(format_params)}
+    if align is not None:
+        options["align"] = align
     for name, value in (("format", input_format), ("remove_singletons", remove_singletons),
                         ("match", match), ("profile", profile)):
         if value is not None:

@@ -69,15 +69,62 @@ def _common(function: Any) -> Any:
 @click.argument("target")
 @click.option("--pass", "passes", multiple=True, metavar="NAME[:opt=val,...]",
               help="Apply a normalization pass before writing (repeatable).")
+@click.option("--gold", default=None, metavar="FILE",
+              help="Put each document on the words and sentences of its document in FILE "
+                   "(paired by content when the source has no document names, else by name), "
+                   "aligned as corefkit score --align does: an LLM's answer becomes the gold's "
+                   "CoNLL-U with the answer's coreference, for the CorefUD scorer.")
+@click.option("--gold-from", "gold_format", default=None,
+              help="Format of --gold (default: detected).")
+@click.option("--align-boundary", "align_boundary", default=None,
+              type=click.Choice(["expand", "unaligned"]),
+              help="--gold: a mention boundary inside a gold token takes the whole token "
+                   "(expand, default) or drops the mention (unaligned).")
+@click.option("--align-merged", "align_merged", default=None, type=click.Choice(["trim", "keep"]),
+              help="--gold: what a mention edge on a token joining several gold tokens keeps "
+                   "(as corefkit score --align-merged).")
 @_common
-def convert(source: str, target: str, passes: tuple[str, ...], **params: Any) -> None:
+def convert(source: str, target: str, passes: tuple[str, ...], gold: str | None,
+            gold_format: str | None, align_boundary: str | None, align_merged: str | None,
+            **params: Any) -> None:
     """Convert SOURCE (file, directory, glob or '-') to TARGET (file, directory or '-').
 
     A directory or glob source gives a directory target (created when missing) with one output
     file per input file. What the target format cannot hold is reported with counts and first
-    locations.
+    locations. With --gold, documents that bring their own text (an LLM's answer) are written
+    on the gold's text (one output file).
     """
-    _transform(source, target, list(passes), params, same_format=False)
+    transform = None
+    notes: list[Any] = []
+    if gold is not None:
+        transform = _onto_gold(gold, gold_format, params, align_boundary, align_merged, notes)
+    elif align_boundary is not None or align_merged is not None:
+        from corefkit.errors import UsageError
+
+        raise UsageError("--align-boundary and --align-merged go with --gold")
+    _transform(source, target, list(passes), params, same_format=False, transform=transform)
+    warn(notes, params["quiet"], params["ignore"])
+
+
+def _onto_gold(gold: str, gold_format: str | None, params: dict[str, Any],
+               boundary: str | None, merged: str | None, notes: list[Any]) -> Any:
+    """The transform of ``convert --gold``: documents put on the gold's tokens."""
+    from corefkit.alignment import AlignmentPolicy
+    from corefkit.alignment.onto import onto_gold
+    from corefkit.converters.registry import expand_paths, get, read
+
+    policy = AlignmentPolicy(boundary=boundary or "expand", merged=merged or "trim")
+    fmt = params["input_format"]
+
+    def transform(documents: Any) -> Any:
+        docs = list(documents)
+        source_format = fmt or (docs[0].source_format if docs else None)
+        by_content = bool(source_format and get(source_format).pairs_by_content)
+        expand_paths(gold, gold_format)  # a missing or unknown gold fails before reading
+        return onto_gold(docs, read(gold, format=gold_format), by_content=by_content,
+                         policy=policy, notes=notes)
+
+    return transform
 
 
 @click.command()
@@ -95,7 +142,7 @@ def normalize(source: str, target: str, passes: tuple[str, ...], **params: Any) 
 
 
 def _transform(source: str, target: str, passes: list[str], params: dict[str, Any],
-               same_format: bool) -> None:
+               same_format: bool, transform: Any = None) -> None:
     from corefkit.converters.convert import convert as run
 
     options = given(params)
@@ -103,7 +150,7 @@ def _transform(source: str, target: str, passes: list[str], params: dict[str, An
     result = run(source, target, input_format=params["input_format"],
                  output_format=params["output_format"], passes=passes, options=options,
                  lenient=params["lenient"], fail_on_loss=params["strict"],
-                 same_format=same_format, jobs=params["jobs"])
+                 same_format=same_format, jobs=params["jobs"], transform=transform)
     warn(result.warnings, quiet, params["ignore"])
     report_losses(result.report, quiet)
     if not quiet:

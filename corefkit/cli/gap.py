@@ -1,4 +1,5 @@
-"""``corefkit gap-score GOLD SYSTEM``: the click command over :func:`corefkit.scoring.gap.gap_score`.
+"""``corefkit gap-score GOLD SYSTEM``: the click command over
+:func:`corefkit.evaluation.gap.gap_score`.
 
 Importing this module imports click alone; the scorer is imported when the command runs.
 """
@@ -45,7 +46,7 @@ def gap_score(gold: str, system: str, output_format: str, system_format: str | N
     (documents matched to examples by id). Prints precision, recall and F1 overall, for
     masculine and for feminine pronouns, and the bias F1(feminine) / F1(masculine).
     """
-    from corefkit.scoring.gap import gap_score as run
+    from corefkit.evaluation.gap import gap_score as run
 
     report = run(gold, system, system_format=system_format, match=match, lenient=lenient,
                  read_options=given(format_params))

@@ -21,7 +21,7 @@ import importlib  # noqa: E402
 
 import click  # noqa: E402
 
-from corefkit import __version__  # noqa: E402
+from corefkit._version import __version__  # noqa: E402
 from corefkit.errors import CorefkitError, UsageError, one_line  # noqa: E402
 
 # Every subcommand: its name and the module and function that define it. A command's module is

@@ -94,6 +94,43 @@ def jobs_option(function: F) -> F:
     )(function)
 
 
+def align_options(function: F) -> F:
+    """``--align/--no-align``, ``--align-boundary`` and ``--align-merged``: responses
+    re-expressed on the key's tokens before they are compared (:mod:`corefkit.alignment`)."""
+    function = click.option(
+        "--align-merged", "align_merged", default=None, type=click.Choice(["trim", "keep"]),
+        help="--align: a mention edge on a response token that joins several key tokens "
+             "(Immortality., I'm) leaves out punctuation, a preposition at the start and an "
+             "auxiliary or particle at the end (trim, default) or keeps them all (keep).")(
+        function)
+    function = click.option(
+        "--align-boundary", "align_boundary", default=None,
+        type=click.Choice(["expand", "unaligned"]),
+        help="--align: a response mention whose boundary falls inside a key token takes the "
+             "whole token (expand, default) or is counted as spurious (unaligned).")(function)
+    return click.option(
+        "--align/--no-align", "align", default=None,
+        help="Re-express each response document on its key document's tokens first: the same "
+             "text tokenized otherwise is aligned by characters, other text (LLM output) by "
+             "words; the alignment report says what it did. Default: on for responses that "
+             "bring their own text (text2text), else off (a token mismatch is an error).")(
+        function)
+
+
+def align_value(params: dict[str, Any]) -> Any:
+    """What ``--align``, ``--align-boundary`` and ``--align-merged`` ask of
+    :func:`corefkit.score` (``align=``); removes them from ``params``."""
+    align = params.pop("align", None)
+    policy = {name: value for name, value in (("boundary", params.pop("align_boundary", None)),
+                                              ("merged", params.pop("align_merged", None)))
+              if value is not None}
+    if align is False:
+        return False
+    if policy:
+        return policy
+    return True if align else None
+
+
 def lenient_option(function: F) -> F:
     return click.option(
         "--lenient", is_flag=True,

@@ -10,7 +10,15 @@ from typing import Any
 
 import click
 
-from corefkit.cli.options import format_options, given, ignore_option, lenient_option, warn
+from corefkit.cli.options import (
+    align_options,
+    align_value,
+    format_options,
+    given,
+    ignore_option,
+    lenient_option,
+    warn,
+)
 from corefkit.errors import counted
 
 
@@ -58,6 +66,7 @@ from corefkit.errors import counted
               help="Significance level (and 1 - interval level).")
 @click.option("--page-tokens", type=int, default=1500, show_default=True,
               help="Tokens of text the browser renders at once; longer documents are paged.")
+@align_options
 @format_options("read", sides=("both", "key", "response"))
 @lenient_option
 @ignore_option
@@ -80,6 +89,7 @@ def report(key: str, responses: tuple[str, ...], output: str, labels: tuple[str,
     """
     from corefkit.report import report as run
 
+    align = align_value(format_params)
     built = run(key, *responses, labels=list(labels), title=title, metrics=metrics,
                 format=input_format, key_format=key_format, response_format=response_format,
                 remove_singletons=remove_singletons, passes=passes, match=match,
@@ -88,7 +98,7 @@ def report(key: str, responses: tuple[str, ...], output: str, labels: tuple[str,
                 bootstrap=bootstrap, seed=seed, alpha=alpha, page_tokens=page_tokens,
                 lenient=lenient, read_options=given(format_params),
                 key_read_options=given(format_params, "key"),
-                response_read_options=given(format_params, "response"))
+                response_read_options=given(format_params, "response"), align=align)
     warn(built.warnings, quiet, ignore)
     built.write(output)
     if not quiet and output != "-":

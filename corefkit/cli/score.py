@@ -10,6 +10,8 @@ from typing import Any
 import click
 
 from corefkit.cli.options import (
+    align_options,
+    align_value,
     format_options,
     given,
     ignore_option,
@@ -110,6 +112,7 @@ def _fraction_option(text: str | None) -> str | None:
                    "(corefkit[dask]). Every engine gives the same exact counts.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="--engine dask: the scheduler of a running cluster (default: a local one).")
+@align_options
 @format_options("read", sides=("both", "key", "response"))
 @lenient_option
 @ignore_option
@@ -135,6 +138,8 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
     CoNLL-UA keys, the UA profiles (codi-crac22-ar, -br, -dd, codi-crac21, crac18, craft19)
     and the split-antecedent options follow the Universal Anaphora scorer: split antecedents
     scored (Paun et al. 2023), non-referring markables and bridging reported.
+    A response that brings its own text (another tokenization, an LLM's answer) is scored
+    with --align; CRAC LLM-track answers: --response-from text2text --profile crac-llm.
     """
     from corefkit.scoring.api import score as run
 
@@ -142,6 +147,7 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
         raise UsageError("-f reference prints the reference scorer's TOTALS blocks only (its "
                          "per-document listing, with entity dumps, is not reproduced); use "
                          "--per-document with -f table, json or csv")
+    align = align_value(format_params)
     read_options = given(format_params)
     key_options = given(format_params, "key")
     response_options = given(format_params, "response")
@@ -168,7 +174,7 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
                      discourse_deixis=discourse_deixis,
                      lea_split_importance=_fraction_option(lea_split_importance),
                      explain=explain, lenient=lenient, jobs=jobs, engine=engine,
-                     scheduler=scheduler)
+                     scheduler=scheduler, align=align)
     warn(report.warnings, quiet, ignore)
     if output_format == "json":
         import json

@@ -1,4 +1,5 @@
-"""``corefkit task TASK SUBMISSIONS/``: the click command over :func:`corefkit.task.run_task`.
+"""``corefkit task TASK SUBMISSIONS/``: the click command over
+:func:`corefkit.evaluation.task.run_task`.
 
 Importing this module imports click alone; the task runner is imported when the command
 runs. The leaderboard goes to stdout (table, JSON or CSV); rejections and warnings to stderr
@@ -10,10 +11,11 @@ part of it), 1 for a gold that does not pass validation, 2 for a bad task file.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
-from corefkit.cli.options import ignore_option, warn
+from corefkit.cli.options import align_options, align_value, ignore_option, warn
 
 
 @click.command(name="task")
@@ -32,11 +34,12 @@ from corefkit.cli.options import ignore_option, warn
               default="auto", show_default=True, help="Where documents are scored.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="--engine dask: the scheduler of a running cluster.")
+@align_options
 @ignore_option
 @click.option("--quiet", "-q", is_flag=True, help="No rejections, warnings or progress on stderr.")
 def task(task_file: str, submissions: str, output: str | None, output_format: str,
          seed: int | None, jobs: int | None, engine: str, scheduler: str | None,
-         ignore: tuple[str, ...], quiet: bool) -> None:
+         ignore: tuple[str, ...], quiet: bool, **align_params: Any) -> None:
     """Evaluate the submissions in SUBMISSIONS/ as the shared task TASK (a TOML or JSON
     task file) prescribes, and print the leaderboard.
 
@@ -48,14 +51,15 @@ def task(task_file: str, submissions: str, output: str | None, output_format: st
     \b
       corefkit task examples/task/task.toml examples/task/submissions -o /tmp/board
     """
-    from corefkit.task import run_task
+    from corefkit.evaluation.task import run_task
 
     def progress(name: str, stage: str) -> None:
         if not quiet and sys.stderr.isatty():
             click.echo(f"corefkit: {stage} {name}", err=True)
 
     board = run_task(task_file, submissions, output=output, jobs=jobs, engine=engine,
-                     scheduler=scheduler, seed=seed, progress=progress)
+                     scheduler=scheduler, seed=seed, progress=progress,
+                     align=align_value(align_params))
     warn(board.warnings, quiet, ignore)
     if not quiet:
         for rejected in board.rejected:

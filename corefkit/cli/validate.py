@@ -87,7 +87,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], input_format: str | Non
 
 
 def _list_checks() -> None:
-    from corefkit.validation.checks import all_checks
+    from corefkit.validation.catalog import all_checks
 
     for check in all_checks():
         scope = check.format or "all formats"

@@ -75,6 +75,15 @@ class FormatSpec:
     # capabilities held only in part: feature -> what of it the writer cannot write (the
     # writer's partial_losses() reports the cases a document has)
     partial: tuple[tuple[str, str], ...] = ()
+    # the documents bring their own words, which need not be the key's (an LLM's answer):
+    # scoring aligns them to the key's tokens (corefkit.alignment) unless told not to
+    own_text: bool = False
+    # file-name patterns taken only when the format is named (--from): too common a name
+    # ("*.txt") to detect the format by
+    named_patterns: tuple[str, ...] = ()
+    # the documents have no names of their own (one per line of text): scoring pairs them with
+    # the key's documents by their text
+    pairs_by_content: bool = False
 
     def reader(self) -> ModuleType:
         return importlib.import_module(self.package + ".reader")

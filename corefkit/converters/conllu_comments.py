@@ -7,7 +7,9 @@ with their format (the empty-node id, for one: CorefUD refuses ``N.0``, UA takes
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+from corefkit.checks.plugins import Incident
 from corefkit.model import Document, Sentence
 
 # "# newdoc" or "# newdoc id = X" (group 1: X). The word break after "newdoc" is implied by
@@ -98,3 +100,26 @@ def sentence_text(doc: Document, sentence: Sentence) -> str:
         if "SpaceAfter=No" not in (token.misc or "").split("|"):
             pieces.append(" ")
     return "".join(pieces).rstrip()
+
+
+def sent_id_incidents(doc: Document, seen: dict[str, int | None], unique: str,
+                      single: str) -> Iterator[Incident]:
+    """The UD validator's sent_id tests for CoNLL-U based files: a sentence with two
+    ``# sent_id`` lines (check ``single``), and a sent_id used before in the file (``unique``;
+    ``seen`` maps the file's sent_ids so far to their lines and is updated)."""
+    for sentence in doc.sentences:
+        line = sentence.attrs.get("line")
+        line = line if isinstance(line, int) else doc.line
+        stated = [c for c in sentence.comments if SENT_ID_RE.match(c)]
+        if len(stated) > 1:
+            yield Incident(single, f"the sentence has {len(stated)} '# sent_id' lines; keep one",
+                           line, sentence.sent_id)
+        sid = sentence.sent_id
+        if sid is None:
+            continue
+        if sid in seen:
+            where = f" (line {seen[sid]})" if seen[sid] is not None else ""
+            yield Incident(unique, f"sent_id {sid!r} is used by an earlier sentence{where}; "
+                           "sent_ids must be unique in a file", line, sid)
+        else:
+            seen[sid] = line

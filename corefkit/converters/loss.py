@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from corefkit.converters.offsets import SUBTOKEN
 from corefkit.errors import Repair, UsageError, counted
 from corefkit.model import IDENTITY, Document, Mention
 
@@ -36,10 +37,12 @@ FEATURES: dict[str, str] = {
     "speakers": "speakers",
     "parts": "document parts",
     "opaque_levels": "other annotation levels (kept uninterpreted)",
+    "sub_token": "mentions that start or end inside a token (sub-token annotations)",
 }
 
 # What a writer does with a feature it cannot hold, where it is not "dropped"
-DEFAULT_ACTIONS = {"empty_nodes": "approximated (written without their empty nodes)"}
+DEFAULT_ACTIONS = {"empty_nodes": "approximated (written without their empty nodes)",
+                   "sub_token": "approximated (widened to whole tokens)"}
 
 # Attribute keys that hold identifiers rather than annotation: renumbering them is reported
 # through the id maps of a conversion, not as lost attributes.
@@ -244,6 +247,7 @@ def _detectors(doc: Document) -> dict[str, Callable[[], list[str]]]:
         "speakers": speakers,
         "parts": parts,
         "opaque_levels": opaque_levels,
+        "sub_token": lambda: mentions_where(lambda m: SUBTOKEN in m.attrs),
     }
 
 

@@ -28,6 +28,9 @@ from corefkit.model import Document, Token
 
 TEXT = "text"      # doc.attrs: the text the character offsets count in
 CHARS = "_chars"   # token.attrs: (start, end) of the token in doc.attrs[TEXT]
+# mention.attrs: (start, end) of a mention that starts or ends inside a token (a WebAnno
+# sub-token annotation); its tokens are the tokens it shares characters with
+SUBTOKEN = "_subtoken"
 
 Span = tuple[int, int]
 

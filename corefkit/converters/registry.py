@@ -24,6 +24,8 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
+from corefkit.checks.plugins import FormatPlugin
+from corefkit.checks.registry import get_check
 from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
 from corefkit.converters.io import (
     atomic_directory_output,
@@ -47,7 +49,7 @@ SNIFF_BYTES = 64 * 1024
 
 # the format packages under corefkit/converters, each with a spec.py
 FORMAT_PACKAGES = ("conll2012", "lcc", "corefud", "ua_exploded", "mmax2", "brat", "gap",
-                   "jsonlines")
+                   "jsonlines", "webanno_tsv", "uima_cas", "text2text")
 
 FORMATS: dict[str, FormatSpec] = {}
 ALIASES: dict[str, str] = {}
@@ -60,7 +62,9 @@ def register(spec: FormatSpec) -> None:
 
 
 for _package in FORMAT_PACKAGES:
-    register(importlib.import_module(f"corefkit.converters.{_package}.spec").SPEC)
+    _module = importlib.import_module(f"corefkit.converters.{_package}.spec")
+    for _spec in getattr(_module, "SPECS", (_module.SPEC,)):  # a package may hold variants
+        register(_spec)
 
 
 def get(name: str) -> FormatSpec:
@@ -76,10 +80,43 @@ def formats() -> list[FormatSpec]:
     return sorted(FORMATS.values(), key=lambda s: s.name)
 
 
+# ---------------------------------------------------------------------------- checks
+_PLUGINS: dict[str, FormatPlugin] = {}
+_CHECKS_LOADED = False
+
+
+def load_format_checks() -> None:
+    """Import every format's ``checks`` module: each registers its checks
+    (:mod:`corefkit.checks.registry`) and exposes its validation ``PLUGIN``."""
+    global _CHECKS_LOADED
+    if _CHECKS_LOADED:
+        return
+    _CHECKS_LOADED = True
+    for spec in formats():
+        try:
+            module = spec.checks()
+        except ModuleNotFoundError as exc:  # a format without checks of its own
+            if exc.name != spec.package + ".checks":
+                raise
+            continue
+        _PLUGINS[spec.name] = module.PLUGIN
+
+
+def plugin_for(format: str | None) -> FormatPlugin:
+    """The validation plugin of a format; formats without one get the model checks only."""
+    load_format_checks()
+    if format is None:
+        return FormatPlugin("")
+    return _PLUGINS.get(format) or FormatPlugin(format)
+
+
 # ---------------------------------------------------------------------------- detection
-def _matches_patterns(spec: FormatSpec, path: str) -> bool:
+def _matches_patterns(spec: FormatSpec, path: str, named: bool = False) -> bool:
+    """Whether a file name is one of the format's (``named``: the user named the format, so
+    its ``named_patterns`` count too)."""
     base = os.path.basename(path).lower()
-    return any(fnmatch.fnmatch(base, p.lower()) for p in spec.patterns)
+    patterns = (*spec.patterns, *spec.named_patterns) if named else spec.patterns
+    return any(fnmatch.fnmatch(base, p.lower()) for p in patterns)
 
 
 def sniff_text(head: str) -> str | None:
@@ -128,7 +165,7 @@ def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> lis
             if name.startswith(".") or not os.path.isfile(full) or full in projects:
                 continue
             if wanted is not None:
-                if not wanted.reads_paths and _matches_patterns(wanted, full):
+                if not wanted.reads_paths and _matches_patterns(wanted, full, named=True):
                     found.append((full, wanted.name))
                 continue
             try:
@@ -254,12 +291,12 @@ def read(path: Any, format: str | None = None, *, lenient: bool = False, checks:
 
     ``options`` are reader options; each goes to the formats that declare it, and one that no
     format of the input declares is a usage error. Strict by default: a repair of malformed
-    input (:attr:`corefkit.validation.checks.Check.read_refused`) or a file without documents
+    input (:attr:`corefkit.checks.registry.Check.read_refused`) or a file without documents
     is a :class:`FormatError` naming file and line; ``lenient`` keeps the repairs (each is in
     the document's ``repairs``). ``checks`` reads as every command reads: every repair whose
-    check is an error is refused (:attr:`~corefkit.validation.checks.Check.refused`), and the
+    check is an error is refused (:attr:`~corefkit.checks.registry.Check.refused`), and the
     validator's checks run on each document and refuse their errors (lenient: warnings;
-    :mod:`corefkit.validation.gate`).
+    :mod:`corefkit.converters.gate`).
     """
     if isinstance(path, (list, tuple)):
         for item in path:
@@ -331,9 +368,9 @@ def _strict(docs: Iterator[Document], file: str, lenient: bool,
     ``checks``, through the validator's checks too (after the reader's own refusals)."""
     read = _refusing(docs, file, lenient, fmt, checks)
     if checks:
-        from corefkit.validation.gate import gated
+        from corefkit.converters.gate import gated
 
-        read = gated(read, display_name(file), fmt, lenient)
+        read = gated(read, display_name(file), plugin_for(fmt), lenient)
     yield from read
 
 
@@ -344,8 +381,7 @@ def _refusing(docs: Iterator[Document], file: str, lenient: bool,
             doc.source_format = fmt
             yield doc
         return
-    from corefkit.validation.checks import get_check  # the checks say what is malformed
-
+    load_format_checks()  # the readers' checks say what is malformed
     count = 0
     for doc in docs:
         doc.source_format = fmt

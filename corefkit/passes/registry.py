@@ -3,6 +3,10 @@
 A pass is a pure function ``Document -> Document`` with a name, a one-line description and
 typed options. Passes never do I/O and never print; what they change they record in the
 returned document's ``repairs``.
+
+The built-in passes register themselves when their modules are imported, and the package
+(:mod:`corefkit.passes`) imports them all before any of its modules can be used, so the
+registry is complete whichever module a caller imports; it never imports a pass itself.
 """
 
 from __future__ import annotations
@@ -42,7 +46,6 @@ def register_pass(name: str, description: str, **options: type) -> Callable[[Pas
 
 
 def get_pass(name: str) -> PassSpec:
-    _load_builtin_passes()
     spec = PASSES.get(name)
     if spec is None:
         known = ", ".join(sorted(PASSES))
@@ -51,7 +54,6 @@ def get_pass(name: str) -> PassSpec:
 
 
 def all_passes() -> list[PassSpec]:
-    _load_builtin_passes()
     return sorted(PASSES.values(), key=lambda p: p.name)
 
 
@@ -95,8 +97,3 @@ def apply_passes(documents: Iterable[Document], passes: Iterable[str]) -> Iterat
             doc = spec(doc, **options)
         yield doc
 
-
-def _load_builtin_passes() -> None:
-    # The built-in passes register themselves on import.
-    from corefkit.passes import dominant, singletons, splits  # noqa: F401
-    from corefkit.passes import nonref, plurals, same_span, ua_compact  # noqa: F401

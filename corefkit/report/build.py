@@ -14,7 +14,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from corefkit.diagnosis.categories import TITLES
 from corefkit.errors import FormatError, Repair, UsageError, counted
+from corefkit.evaluation.compare import PairTest
 from corefkit.model import Document
 from corefkit.report import sections
 from corefkit.report.corpus import CorpusFacts, corpus_facts
@@ -28,9 +30,7 @@ from corefkit.report.systems import (
     testable,
     unique_labels,
 )
-from corefkit.scoring.compare import PairTest
 from corefkit.scoring.engine import source_name
-from corefkit.scoring.errors import TITLES
 
 DEFAULT_PAGE_TOKENS = 1500
 
@@ -55,7 +55,7 @@ class Report:
 
     def pairs(self) -> list[list[Document | None]]:
         """Each key document with every system's document of the same name (or None)."""
-        from corefkit.scoring.error_analysis import pair_documents
+        from corefkit.diagnosis.engine import pair_documents
 
         rows: list[list[Document | None]] = [[d] for d in self.key]
         for system in self.systems:
@@ -125,7 +125,7 @@ class Report:
     def header_facts(self) -> list[str]:
         from html import escape
 
-        from corefkit import __version__
+        from corefkit._version import __version__
 
         words = sum(1 for d in self.key for t in d.tokens if not t.is_empty)
         facts = [f"{'key' if self.kind == 'compare' else 'corpus'} <code>{escape(self.source)}"

@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from corefkit.analysis.mention_types import TYPES, MentionTyper, TypeTable
+from corefkit.diagnosis.report import AnalysisError
 from corefkit.model import DISCOURSE_DEIXIS, Document, Entity, Mention
-from corefkit.scoring.error_report import AnalysisError
 from corefkit.scoring.semantics.corefud import positions
 
 TYPE_CODES = {name: n for n, name in enumerate(TYPES)}

@@ -11,6 +11,9 @@ from html import escape
 from typing import Any
 
 from corefkit.analysis.mention_types import TYPES
+from corefkit.diagnosis.categories import TITLES
+from corefkit.diagnosis.report import SIZE_BUCKETS
+from corefkit.evaluation.compare import PairTest
 from corefkit.report import svg
 from corefkit.report.corpus import (
     DISTANCE_BINS,
@@ -20,9 +23,6 @@ from corefkit.report.corpus import (
     binned,
 )
 from corefkit.report.systems import System
-from corefkit.scoring.compare import PairTest
-from corefkit.scoring.error_report import SIZE_BUCKETS
-from corefkit.scoring.errors import TITLES
 
 METRIC_TITLES = {"mentions": "mentions", "muc": "MUC", "bcub": "B³", "ceafm": "CEAFm",
                  "ceafe": "CEAFe", "blanc": "BLANC", "lea": "LEA", "conll": "CoNLL",

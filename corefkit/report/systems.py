@@ -4,10 +4,10 @@ the key, and every pair of systems tested as ``corefkit compare`` tests them.
 Scoring and error analysis run on documents read once (:mod:`corefkit.report.build`), with
 the same options, so that the report's numbers are those of ``corefkit score`` and
 ``corefkit analyze``. Significance: for every metric whose score is a function of summed
-per-document counts (:func:`corefkit.scoring.compare.statistic`), a paired permutation test
+per-document counts (:func:`corefkit.evaluation.significance.statistic`), a paired permutation test
 over documents and a paired bootstrap interval of the difference
-(:func:`~corefkit.scoring.compare.permutation_test`,
-:func:`~corefkit.scoring.compare.percentile_interval`), seeded so that a report is repeatable.
+(:func:`~corefkit.evaluation.significance.permutation_test`,
+:func:`~corefkit.evaluation.significance.percentile_interval`), seeded so that a report is repeatable.
 """
 
 from __future__ import annotations
@@ -19,23 +19,23 @@ from typing import Any
 
 import numpy as np
 
+from corefkit.diagnosis.report import AnalysisError, AnalysisReport
 from corefkit.errors import UsageError
-from corefkit.model import Document
-from corefkit.scoring.compare import (
-    PairTest,
+from corefkit.evaluation.compare import PairTest
+from corefkit.evaluation.significance import (
     Statistic,
     bootstrap_weights,
     percentile_interval,
     permutation_test,
     statistic,
 )
-from corefkit.scoring.error_report import AnalysisError, AnalysisReport
+from corefkit.model import Document
 from corefkit.scoring.report import ScoreReport
 
 # options that ``score`` and ``analyze`` both take, passed to both
 SHARED_OPTIONS = ("semantics", "profile", "match", "zero_match", "keep_zeros",
                   "remove_singletons", "remove_split_antecedents", "discourse_deixis",
-                  "passes", "lenient")
+                  "passes", "lenient", "align")
 
 
 @dataclass
@@ -64,7 +64,7 @@ def run_system(label: str, source: str, key: list[Document], documents: list[Doc
                anchors: str = "agreed") -> System:
     """Score and analyse one response (its documents) against the key."""
     from corefkit.scoring.api import score
-    from corefkit.scoring.error_analysis import analyze
+    from corefkit.diagnosis.engine import analyze
 
     shared = {k: v for k, v in options.items() if k in SHARED_OPTIONS and v is not None}
     report = score(key, documents, metrics, per_document=True, jobs=1, **shared)

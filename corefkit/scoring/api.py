@@ -10,14 +10,17 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from corefkit.errors import CorefkitError, FormatError, Repair
+from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
 from corefkit.model import Document
 from corefkit.scoring.config import ScoreConfig
 from corefkit.scoring.engine import Pairing, Totals, is_paths, pairing_notes, source_name
 from corefkit.scoring.metrics import registry
 from corefkit.scoring.report import DocumentResult, MetricResult, ScoreReport
+
+if TYPE_CHECKING:
+    from corefkit.alignment import AlignmentPolicy
 
 
 # check ids (registered in corefkit.validation.pair, which validate --pair reports)
@@ -62,6 +65,7 @@ def score(
     jobs: int | None = None,
     engine: str = "auto",
     scheduler: str | None = None,
+    align: Any = None,
 ) -> ScoreReport:
     """Score ``response`` against ``key``.
 
@@ -100,6 +104,17 @@ def score(
     input is large enough to pay for them; 1: this process only); ``engine="dask"`` runs them
     on a Dask cluster (``scheduler``: its address; default a local cluster). Every engine
     gives the same exact counts (:mod:`corefkit.scoring.parallel`).
+
+    ``align`` re-expresses every response document on its key document's tokens before
+    scoring (:mod:`corefkit.alignment`): same text, other tokenization, by characters
+    (exactly); other text (LLM output), by words. ``True`` or ``"expand"``: a mention boundary
+    inside a key token takes the whole token; ``"unaligned"``: such a mention is counted as
+    spurious; an :class:`~corefkit.alignment.AlignmentPolicy` also says what a mention edge on a
+    response token joining several key tokens keeps (``merged``: ``trim`` or ``keep``);
+    ``False``: off (a token mismatch is an error); None (default): on for response
+    formats that bring their own text (``text2text``), else off, unless the profile says.
+    Response documents without names of their own (``text2text``) are paired with the key's by
+    their text. ``report.alignment`` holds the alignment report, per document.
     """
 
     from corefkit.converters.registry import route_read_options
@@ -107,7 +122,11 @@ def score(
     _refuse_missing(key, response)
     key_format_name, key = _key_format(key, key_format or format)
     # mentions are paired by word position: every pair's words are compared (scoring/tokens.py)
-    _, response = _key_format(response, response_format or format)
+    # unless the run aligns the response to the key (--align, or a response format that
+    # brings its own text)
+    response_format_name, response = _key_format(response, response_format or format)
+    policy, by_content, lenient = alignment_settings(align, profile, response_format_name,
+                                                     lenient)
     key_shared, response_shared = route_read_options(
         read_options or {}, [(key, key_format or format), (response, response_format or format)])
     config = ScoreConfig.build(
@@ -121,7 +140,8 @@ def score(
         response_format=response_format,
         key_read_options={**key_shared, **(key_read_options or {})},
         response_read_options={**response_shared, **(response_read_options or {})},
-        lenient=lenient, jobs=jobs, engine=engine, scheduler=scheduler)
+        lenient=lenient, jobs=jobs, engine=engine, scheduler=scheduler, align=policy,
+        pair_by_content=by_content)
     from corefkit.scoring.parallel import run
 
     totals, pairing, repairs, strategy = run(config, key, response, progress)
@@ -171,10 +191,52 @@ def _names(documents: list[Any]) -> str:
     return (shown + (f" and {len(documents) - 3} more" if len(documents) > 3 else "")) or "none"
 
 
+def alignment_settings(align: Any, profile: str | None, response_format: str | None,
+                       lenient: bool) -> tuple[AlignmentPolicy | None, bool, bool]:
+    """(alignment policy or None, pair by content, lenient) of a run: ``align`` as given, else
+    the profile's, else on for a response format that brings its own text; a profile may
+    make reading lenient (the LLM track's answers need repairs)."""
+    settings: dict[str, Any] = {}
+    if profile is not None:
+        from corefkit.scoring.profiles import profile_settings
+
+        settings = profile_settings(profile)
+    spec = None
+    if response_format is not None:
+        from corefkit.converters.registry import get
+
+        spec = get(response_format)
+    if align is None:
+        align = settings.get("align", spec is not None and spec.own_text)
+    policy = alignment_policy(align)
+    by_content = bool(spec is not None and spec.pairs_by_content and policy is not None)
+    return policy, by_content, lenient or bool(settings.get("lenient"))
+
+
+def alignment_policy(align: Any) -> AlignmentPolicy | None:
+    """``align`` as :func:`score` takes it — False/None (off), True (the default policy), a
+    boundary policy (``"expand"``, ``"unaligned"``), a mapping of policy fields or an
+    :class:`~corefkit.alignment.AlignmentPolicy` — as a policy, or None when off."""
+    from corefkit.alignment import AlignmentPolicy
+
+    if align is None or align is False:
+        return None
+    if align is True:
+        return AlignmentPolicy()
+    if isinstance(align, AlignmentPolicy):
+        return align
+    if isinstance(align, str):
+        return AlignmentPolicy(boundary=align)
+    if isinstance(align, dict):
+        return AlignmentPolicy(**align)
+    raise UsageError(f"align must be True, False, a boundary policy or an AlignmentPolicy, "
+                     f"not {align!r}")
+
+
 def _report(config: ScoreConfig, strategy: Any, counts: dict[str, Any], totals: Totals,
             pairing: Any, repairs: list[Any], key: Any, response: Any, read_options: Any,
             key_read_options: Any, response_read_options: Any) -> ScoreReport:
-    from corefkit import __version__
+    from corefkit._version import __version__
 
     warnings = [*strategy.warnings(), *repairs, *totals.notes, *pairing_notes(pairing)]
     for name in config.computed():  # families that explain what they could not score
@@ -185,6 +247,12 @@ def _report(config: ScoreConfig, strategy: Any, counts: dict[str, Any], totals: 
                                "remove_singletons": config.remove_singletons,
                                "passes": list(config.passes)}
     options.update(strategy.options(), semantics=strategy.label)
+    alignment = None
+    if config.align is not None:
+        from corefkit.alignment import AlignmentSummary
+
+        options["align"] = {"boundary": config.align.boundary, "merged": config.align.merged}
+        alignment = AlignmentSummary(str(config.align), totals.alignments)
     if key_read_options or response_read_options:
         options.update(key_read_options=dict(key_read_options or {}),
                        response_read_options=dict(response_read_options or {}))
@@ -206,7 +274,8 @@ def _report(config: ScoreConfig, strategy: Any, counts: dict[str, Any], totals: 
         identification=counts["mentions"], per_document=per_document, warnings=warnings,
         repeated_response_mentions=totals.response_repeats,
         repeated_key_mentions=totals.key_repeats, version=__version__,
-        explanations=totals.explanations if config.settings.get("explain") else None)
+        explanations=totals.explanations if config.settings.get("explain") else None,
+        alignment=alignment)
 
 
 def _refuse_missing(*sources: Any) -> None:

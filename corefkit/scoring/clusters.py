@@ -79,6 +79,15 @@ class Scorer:
         report = scorer.compute()                    # a ScoreReport
         report.metrics["conll"].f1                   # an exact Fraction
         scorer.reset()
+
+    Two documents, the first with one link missed:
+
+    >>> scorer = corefkit.Scorer()
+    >>> scorer.update(key=[[(0, 1), (4, 4)]], response=[[(0, 1)], [(4, 4)]])
+    >>> scorer.update(key=[[(2, 3), (6, 6)]], response=[[(2, 3), (6, 6)]])
+    >>> muc = scorer.compute().metrics["muc"]
+    >>> muc.recall, muc.precision, muc.f1
+    (Fraction(1, 2), Fraction(1, 1), Fraction(2, 3))
     """
 
     def __init__(self, metrics: str | Sequence[str] | None = None, *,

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import UsageError
 from corefkit.scoring import semantics as semantics_module
 from corefkit.scoring.align import Labeler
 from corefkit.scoring.metrics import registry
+
+if TYPE_CHECKING:
+    from corefkit.alignment import AlignmentPolicy
 
 ENGINES = ("auto", "serial", "processes", "dask")
 
@@ -41,9 +44,15 @@ class ScoreConfig:
     jobs: int | None = None                  # None: chosen from the input size
     engine: str = "auto"
     scheduler: str | None = None             # a Dask scheduler address (engine "dask")
-    # what to do when a key document and its response hold different words: refuse, lenient
-    # (score by position, warned), or a policy registered later (scoring/tokens.py)
+    # what to do when a key document and its response hold different words and the run does
+    # not align: refuse, lenient (score by position, warned), or a registered policy
+    # (scoring/tokens.py)
     tokens: str = "refuse"
+    # responses re-expressed on the key's tokens before scoring (corefkit.alignment), with
+    # this policy; None: off (then the token policy applies)
+    align: AlignmentPolicy | None = None
+    # response documents without names of their own are paired with the key's by their text
+    pair_by_content: bool = False
 
     # ------------------------------------------------------------------ building
     @classmethod

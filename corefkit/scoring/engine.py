@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document
@@ -30,25 +30,41 @@ from corefkit.scoring.metrics import registry
 from corefkit.scoring.partition import contingency
 from corefkit.scoring.tokens import TokenCheck, document_words
 
+if TYPE_CHECKING:
+    from corefkit.alignment import Aligned, DocumentAlignment
+
 
 # ---------------------------------------------------------------------------- documents
 @dataclass
 class Reduced:
-    """A document as scoring needs it: the semantics' reduction plus the links metrics' links."""
+    """A document as scoring needs it: the semantics' reduction plus the links metrics' links.
 
-    doc: Any                                   # DocumentMentions, UDDocument, ...
+    When the run aligns responses to keys (``ScoreConfig.align``), both sides keep the read
+    ``source`` document, and a response is reduced only once it is aligned to its key
+    (``doc`` is None until then); ``pieces`` names the response documents joined into it.
+    """
+
+    doc: Any                                   # DocumentMentions, UDDocument, ... or None
     links: dict[str, Any] = field(default_factory=dict)
     repairs: list[Repair] = field(default_factory=list)
     words: Words | None = None                 # compared with the other side's (tokens.py)
     line: int | None = None                    # where the document starts in its file
     format: str | None = None                  # the format it was read from
+    source: Document | None = None             # the read document, when the run aligns
+    pieces: list[str] = field(default_factory=list)
 
     @property
     def pair_key(self) -> tuple[str, str]:
+        if self.doc is None:
+            assert self.source is not None
+            return self.source.pair_key()
         return self.doc.pair_key
 
     @property
     def name(self) -> str:
+        if self.doc is None:
+            assert self.source is not None
+            return self.source.name
         return self.doc.name
 
 
@@ -62,6 +78,7 @@ class DocumentCounts:
     key_repeats: int = 0
     response_repeats: int = 0
     explanations: list[dict[str, Any]] = field(default_factory=list)
+    alignment: DocumentAlignment | None = None
 
 
 class DocumentScorer:
@@ -85,11 +102,46 @@ class DocumentScorer:
         return Reduced(self.semantics.reduce(doc, self.labeler), links, repairs,
                        document_words(doc), doc.line, doc.source_format)
 
+    def prepare(self, doc: Document, side: str) -> Reduced:
+        """A read document as it waits to be paired: reduced, and kept whole when the run
+        aligns (a response is reduced only once aligned to its key)."""
+        if self.config.align is None:
+            return self.reduce(doc)
+        doc.tokens  # noqa: B018 - build deferred tokens: the alignment reads them
+        if side == "response":
+            return Reduced(None, repairs=[r for r in doc.repairs
+                                          if not r.check.startswith("pass.")], source=doc)
+        reduced = self.reduce(doc)
+        reduced.source = doc
+        return reduced
+
+    def align(self, key: Document, response: Document) -> Aligned:
+        """``response`` re-expressed on the tokens of ``key`` (with the policy
+        ``ScoreConfig.align``), and the alignment report: the one step every command that
+        scores or analyses a response with ``--align`` takes before documents are compared."""
+        from corefkit.alignment import align
+
+        return align(key, response, self.config.align)
+
+    def _aligned(self, key: Reduced, response: Reduced) -> tuple[Reduced, DocumentAlignment]:
+        assert key.source is not None and response.source is not None
+        found = self.align(key.source, response.source)
+        reduced = self.reduce(found.document)
+        if response.pieces:
+            found.report.pieces, found.report.response = len(response.pieces), \
+                " + ".join(response.pieces)
+        return reduced, found.report
+
     def score(self, key: Reduced, response: Reduced | None) -> DocumentCounts:
-        """The counts of one key document against its response (``None``: missing); the
-        run's token policy decides first what to do if their words differ."""
+        """The counts of one key document against its response (``None``: missing). With
+        ``--align`` the response is first re-expressed on the key's tokens; otherwise the
+        run's token policy decides what to do if their words differ (refuse, or score by
+        position with a warning)."""
         notes: list[Repair] = []
-        if response is not None:
+        alignment = None
+        if response is not None and self.config.align is not None:
+            response, alignment = self._aligned(key, response)
+        elif response is not None:
             response, notes = self.tokens.resolve(key, response)
         semantics = self.semantics
         found = semantics.align(key.doc, response.doc if response is not None else None)
@@ -110,7 +162,7 @@ class DocumentScorer:
         explanations = getattr(semantics, "explanations", None) or []
         result = DocumentCounts(key.name, semantics.finish(counts), [*notes, *aligned.notes],
                                 aligned.key_repeats, aligned.response_repeats,
-                                list(explanations))
+                                list(explanations), alignment)
         if explanations:
             explanations.clear()
         return result
@@ -175,6 +227,43 @@ def pair_documents(keys: Iterable[Reduced], responses: Iterable[Reduced],
     pairing.extra.extend(stream)
 
 
+def pairs_of(config: ScoreConfig, keys: Iterable[Reduced], responses: Iterable[Reduced],
+             pairing: Pairing) -> Iterator[tuple[Reduced, Reduced | None]]:
+    """The run's pairs: by name (:func:`pair_documents`), or by content when the response's
+    documents have no names of their own (:func:`pair_by_content`)."""
+    if config.pair_by_content:
+        return pair_by_content(keys, responses, pairing)
+    return pair_documents(keys, responses, pairing)
+
+
+def pair_by_content(keys: Iterable[Reduced], responses: Iterable[Reduced],
+                    pairing: Pairing) -> Iterator[tuple[Reduced, Reduced | None]]:
+    """Pairs by text (:func:`corefkit.alignment.pair_by_content`): every document of both
+    sides is read first; response pieces of one key document are joined in order."""
+    from corefkit.alignment import join
+    from corefkit.alignment import pair_by_content as by_content
+
+    key_list, response_list = list(keys), list(responses)
+
+    def words(reduced: Reduced) -> list[str]:
+        assert reduced.source is not None
+        return [t.form for t in reduced.source.tokens if not t.is_empty]
+
+    found = by_content([words(k) for k in key_list], [words(r) for r in response_list])
+    for key, pieces in zip(key_list, found.pieces):
+        if not pieces:
+            pairing.missing.append(key)
+            yield key, None
+            continue
+        parts = [response_list[i] for i in pieces]
+        sources = [p.source for p in parts if p.source is not None]
+        joined = Reduced(None, repairs=[r for p in parts for r in p.repairs],
+                         source=join(sources),
+                         pieces=[p.name for p in parts] if len(parts) > 1 else [])
+        yield key, joined
+    pairing.extra.extend(response_list[i] for i in found.extra)
+
+
 # ---------------------------------------------------------------------------- totals
 class Totals:
     """The exact sums of a run's document counts, and everything scoring noticed."""
@@ -187,6 +276,7 @@ class Totals:
         self.notes: list[Repair] = []
         self.key_repeats = self.response_repeats = 0
         self.explanations: list[dict[str, Any]] = []
+        self.alignments: list[DocumentAlignment] = []
 
     def add(self, result: DocumentCounts) -> None:
         for name, value in result.counts.items():
@@ -196,6 +286,8 @@ class Totals:
         self.key_repeats += result.key_repeats
         self.response_repeats += result.response_repeats
         self.explanations.extend(result.explanations)
+        if result.alignment is not None:
+            self.alignments.append(result.alignment)
         if self.config.per_document:
             self.per_document.append(result)
 
@@ -208,6 +300,7 @@ class Totals:
         self.key_repeats += other.key_repeats
         self.response_repeats += other.response_repeats
         self.explanations.extend(other.explanations)
+        self.alignments.extend(other.alignments)
         self.per_document.extend(other.per_document)
 
     def finished(self, semantics: Any) -> dict[str, Any]:
@@ -239,7 +332,7 @@ def reduced_documents(source: Any, side: str, scorer: DocumentScorer,
     docs = documents_of(source, config.side_format(side), side_options(config, side),
                         config.lenient)
     for doc in apply_passes(docs, config.all_passes()):
-        reduced = scorer.reduce(doc)
+        reduced = scorer.prepare(doc, side)
         repairs.extend(reduced.repairs)
         yield reduced
 
@@ -306,9 +399,11 @@ def score_pairs(config: ScoreConfig, scorer: DocumentScorer, keys: Iterable[Redu
     """Pair two streams of reduced documents and score the pairs."""
     totals = Totals(config)
     pairing = Pairing()
-    strict = config.semantics != "reference"
+    # documents one side lacks are errors under the CoNLL-U and UA semantics; aligned runs
+    # (LLM answers) count a missing answer as missed and ignore extra ones, with a warning
+    strict = config.semantics != "reference" and config.align is None
     with collector_paused() as scored:
-        for key, answer in pair_documents(keys, responses, pairing):
+        for key, answer in pairs_of(config, keys, responses, pairing):
             if answer is None and strict:
                 raise misaligned(key, "of the key is missing from the response")
             totals.add(scorer.score(key, answer))
@@ -354,7 +449,8 @@ def collector_paused() -> Iterator[Callable[[], None]]:
 def misaligned(doc: Reduced, what: str) -> FormatError:
     """A document only one side has, under semantics that require the same documents."""
     return FormatError(f"key and response do not hold the same documents: document "
-                       f"{doc.name!r} {what}", file=getattr(doc.doc, "file", None),
+                       f"{doc.name!r} {what}",
+                       file=getattr(doc.doc if doc.doc is not None else doc.source, "file", None),
                        line=doc.line, check="pair.documents")
 
 

@@ -37,7 +37,7 @@ from corefkit.scoring.engine import (
     collector_paused,
     is_paths,
     misaligned,
-    pair_documents,
+    pairs_of,
     reduced_documents,
     run_serial,
     score_pairs,
@@ -46,6 +46,8 @@ from corefkit.scoring.engine import (
 if TYPE_CHECKING:
     from corefkit.scoring.shards import FileRange
 
+# what the workers run, loaded once in the fork server (corefkit.parallel.context)
+PRELOAD = ("corefkit.scoring.engine",)
 BATCH = 16               # reduced documents per message between processes
 QUEUE = 8                # batches in flight per reader
 
@@ -73,22 +75,26 @@ def choose_engine(config: ScoreConfig, key: Any, response: Any) -> tuple[str, in
     jobs = config.jobs
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    files = _paths(key) is not None and _paths(response) is not None
+    files = _paths(key, config.side_format("key")) is not None and \
+        _paths(response, config.side_format("response")) is not None
     if config.engine == "dask":
         if not files:
             raise UsageError("the dask engine reads files: give the key and the response as "
                              "files or folders")
         return "dask", jobs or min(cores, 4)
-    if config.engine == "serial" or jobs == 1 or not files:
+    # content pairing needs every document of both sides in one place
+    if config.engine == "serial" or jobs == 1 or not files or config.pair_by_content:
         return "serial", 1
     if config.engine == "processes" or jobs is not None:
         return "processes", jobs or cores
-    size = sum(_size(p) for p in [*(_paths(key) or []), *(_paths(response) or [])])
+    size = sum(_size(p) for p in [*(_paths(key, config.side_format("key")) or []),
+                                   *(_paths(response, config.side_format("response")) or [])])
     return ("processes", cores) if cores > 1 and size >= AUTO_BYTES else ("serial", 1)
 
 
-def _paths(source: Any) -> list[str] | None:
-    """The files of a path source (None for documents in memory or standard input)."""
+def _paths(source: Any, format: str | None = None) -> list[str] | None:
+    """The files of a path source in ``format`` (None for documents in memory or standard
+    input)."""
     if not is_paths(source):
         return None
     items = source if isinstance(source, (list, tuple)) else [source]
@@ -96,7 +102,7 @@ def _paths(source: Any) -> list[str] | None:
         return None
     from corefkit.converters.registry import expand_paths
 
-    return [file for item in items for file, _ in expand_paths(item)]
+    return [file for item in items for file, _ in expand_paths(item, format)]
 
 
 def _size(path: str) -> int:
@@ -148,7 +154,7 @@ def score_group(config: ScoreConfig, keys: list[str] | FileRange,
     pairing = Pairing()
     unpaired: list[Reduced] = []
     with collector_paused() as scored:
-        for key, answer in pair_documents(key_docs, response_docs, pairing):
+        for key, answer in pairs_of(config, key_docs, response_docs, pairing):
             if answer is None:
                 unpaired.append(key)
             else:
@@ -188,7 +194,7 @@ def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=min(jobs, len(groups)),
-                                 mp_context=context()) as pool:
+                                 mp_context=context(PRELOAD)) as pool:
             futures = [pool.submit(score_group, config, k, r) for k, r in groups]
             return _merge_groups(config, (f.result() for f in futures), progress)
     pair = _one_conll2012_pair(config, groups)
@@ -197,7 +203,7 @@ def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
 
         from corefkit.scoring.shards import document_shards
 
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context()) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context(PRELOAD)) as pool:
             for _ in range(jobs):  # the workers start while this process scans the files
                 pool.submit(_started)
             shards = document_shards(*pair, jobs)
@@ -230,7 +236,7 @@ def _two_readers(config: ScoreConfig, key: Any, response: Any,
                  progress: Callable[[int], None] | None
                  ) -> tuple[Totals, Pairing, list[Repair]]:
     """One process reads and reduces the key, another the response; this one pairs and scores."""
-    processes = context()
+    processes = context(PRELOAD)
     queues = {side: processes.Queue(QUEUE) for side in ("key", "response")}
     workers = {side: processes.Process(target=_reader, args=(config, source, side, queues[side]),
                                      daemon=True)

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from corefkit.errors import Repair
+from corefkit.scoring import printing
 from corefkit.scoring.metrics.standard import BlancCounts, Counts
 
 RULE = "-" * 74
@@ -127,6 +128,7 @@ class ScoreReport:
     version: str = ""
     identification: Counts = field(default_factory=Counts)  # mention identification
     explanations: list[dict[str, Any]] | None = None  # UA scoring with explain=True
+    alignment: Any = None  # corefkit.alignment.AlignmentSummary when responses were aligned
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
@@ -149,6 +151,8 @@ class ScoreReport:
             ]
         if self.explanations is not None:
             out["explain"] = self.explanations
+        if self.alignment is not None:
+            out["alignment"] = self.alignment.to_json()
         return out
 
     # ------------------------------------------------------------------ flat dict
@@ -196,11 +200,14 @@ class ScoreReport:
             f"documents: {self.documents}",
             "",
         ]
-        lines += _table_rows(self.metrics)
+        doubles = self.options.get("semantics") in printing.PYTHON_PEERS
+        lines += _table_rows(self.metrics, doubles)
         if self.per_document is not None:
             for doc in self.per_document:
                 lines += ["", f"document: {doc.name}"]
-                lines += _table_rows(doc.metrics)
+                lines += _table_rows(doc.metrics, doubles)
+        if self.alignment is not None:
+            lines += ["", *self.alignment.lines()]
         return "\n".join(lines) + "\n"
 
     # ------------------------------------------------------------------ CSV
@@ -270,7 +277,23 @@ def _percent(value: Fraction | None) -> str:
     return "" if value is None else f"{float(value) * 100:.2f}"
 
 
-def _table_rows(metrics: dict[str, MetricResult]) -> list[str]:
+def _printed(metrics: dict[str, MetricResult], name: str, m: MetricResult,
+             doubles: bool) -> tuple[str, str, str]:
+    """Recall, precision and F1 as printed: as the Python peers print them under their
+    semantics (:mod:`corefkit.scoring.printing`), else the exact value's nearest double."""
+    if doubles:
+        if m.counts is None and name == "conll":
+            conll = printing.conll_doubles(metrics)
+            if conll is not None:
+                return "", "", "%.2f" % conll
+        found = printing.metric_doubles(m.counts) if m.counts is not None else None
+        if found is not None:
+            r, p, f = found
+            return printing.percent(r), printing.percent(p), printing.percent(f)
+    return _percent(m.recall), _percent(m.precision), _percent(m.f1)
+
+
+def _table_rows(metrics: dict[str, MetricResult], doubles: bool = False) -> list[str]:
     header = f"{'metric':<10} {'recall':>8} {'precision':>10} {'F1':>8}   counts (R num/den, P num/den)"
     lines = [header, "-" * len(header)]
     for name, m in metrics.items():
@@ -286,8 +309,8 @@ def _table_rows(metrics: dict[str, MetricResult]) -> list[str]:
                       f"{_short(b.coref.precision_num)}/{_short(b.coref.precision_den)}; "
                       f"non-links {_short(b.noncoref.recall_num)}/{_short(b.noncoref.recall_den)}, "
                       f"{_short(b.noncoref.precision_num)}/{_short(b.noncoref.precision_den)}")
-        lines.append(f"{name:<10} {_percent(m.recall):>8} {_percent(m.precision):>10} "
-                     f"{_percent(m.f1):>8}   {counts}".rstrip())
+        recall, precision, f1 = _printed(metrics, name, m, doubles)
+        lines.append(f"{name:<10} {recall:>8} {precision:>10} {f1:>8}   {counts}".rstrip())
     for m in metrics.values():  # families with a breakdown of their own (dominant: per class)
         if hasattr(m.counts, "table_lines"):
             lines += m.counts.table_lines()

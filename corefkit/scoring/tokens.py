@@ -14,37 +14,52 @@ the usual case) and, at the first difference, applies the run's *token policy*:
 * ``lenient`` (``--lenient``): the pair is scored by position, with a ``pair.tokens``
   warning naming the same place.
 
-This is the hook where alignment plugs in (issue 25's ``--align``): a policy is a function
+With ``--align`` (or a response format that brings its own text, such as ``text2text``) the
+run aligns instead (:mod:`corefkit.alignment`, :meth:`DocumentScorer.align
+<corefkit.scoring.engine.DocumentScorer.align>`): the response is re-expressed on the key's
+tokens and this check is not applied. A policy is a function
 ``(difference, key, response) -> (response to score, warnings)``, registered by name with
-:func:`register_policy`; an aligning policy returns the response re-mapped onto the key's
-words instead of refusing. The run's :class:`~corefkit.scoring.config.ScoreConfig` names its
+:func:`register_policy`. The run's :class:`~corefkit.scoring.config.ScoreConfig` names its
 policy (``tokens``), so workers in other processes apply the same one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar
 
 from corefkit.errors import FormatError, Repair, location
 from corefkit.model import Document
 from corefkit.model.words import WordDifference, Words, first_difference
 
-if TYPE_CHECKING:
-    from corefkit.scoring.engine import Reduced
+
+class Side(Protocol):
+    """What the token check reads of a reduced document
+    (:class:`corefkit.scoring.engine.Reduced`)."""
+
+    doc: Any
+    words: Words | None
+    line: int | None
+    format: str | None
+
+    @property
+    def name(self) -> str: ...
+
+
+Reduced = TypeVar("Reduced", bound=Side)
 
 TOKENS = "pair.tokens"   # registered in corefkit.validation.pair (ERROR, level 1)
 
 REFUSE = "refuse"
 LENIENT = "lenient"
 
-Policy = Callable[[WordDifference, "Reduced", "Reduced"], tuple["Reduced", list[Repair]]]
+Policy = Callable[[WordDifference, Any, Any], tuple[Any, list[Repair]]]
 
 
 def document_words(doc: Document) -> Words:
     """A document's words, as its format knows them (CoNLL-2012 layouts without a word column
     know the count only)."""
-    from corefkit.validation.plugins import plugin_for
+    from corefkit.converters.registry import plugin_for
 
     words = doc.words()
     known = plugin_for(doc.source_format).words_known
@@ -53,7 +68,7 @@ def document_words(doc: Document) -> Words:
     return words
 
 
-def describe(difference: WordDifference, key: Reduced, response: Reduced) -> tuple[str, int | None]:
+def describe(difference: WordDifference, key: Side, response: Side) -> tuple[str, int | None]:
     """The message of a difference (document, sentence, word, both words; the key's place)
     and the response line it is on, where the response's format can say."""
     assert key.words is not None and response.words is not None
@@ -66,13 +81,13 @@ def describe(difference: WordDifference, key: Reduced, response: Reduced) -> tup
             f"{difference.describe(response.words, in_key)}", response_line)
 
 
-def _line(side: Reduced, ordinal: int) -> int | None:
+def _line(side: Side, ordinal: int) -> int | None:
     """The file line of a side's ``ordinal``-th word (read again from the file: only for a
     message), or None."""
     file, first = getattr(side.doc, "file", None), side.line
     if not file or side.format is None:
         return first
-    from corefkit.validation.plugins import plugin_for
+    from corefkit.converters.registry import plugin_for
 
     token_line = plugin_for(side.format).token_line
     found = token_line(file, first, ordinal) if token_line is not None else None
@@ -83,8 +98,8 @@ def refuse(difference: WordDifference, key: Reduced, response: Reduced
            ) -> tuple[Reduced, list[Repair]]:
     message, line = describe(difference, key, response)
     raise FormatError(f"{message}; mentions are paired by word position: check that the "
-                      "response was made from this key's text, or pass --lenient to score it "
-                      "by position anyway",
+                      "response was made from this key's text, pass --align to align it to "
+                      "the key's tokens, or --lenient to score it by position anyway",
                       file=getattr(response.doc, "file", None), line=line, check=TOKENS)
 
 

@@ -20,35 +20,29 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from corefkit.checks.plugins import FileChecks, FormatPlugin, Incident, sentence_label
+from corefkit.checks.registry import (
+    ERROR,
+    LEVELS,
+    WARNING,
+    Check,
+    Finding,
+    register,
+    unregistered,
+)
 from corefkit.converters.io import display_name
 from corefkit.converters.registry import (
     expand_paths,
     get,
     guess_format,
     own_options,
+    plugin_for,
     read,
 )
 from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
 from corefkit.model import Document
-from corefkit.validation.checks import (
-    ERROR,
-    LEVELS,
-    WARNING,
-    Check,
-    Finding,
-    expand_patterns,
-    get_check,
-    register,
-    unregistered,
-)
-from corefkit.validation.model import ModelChecks
-from corefkit.validation.plugins import (
-    FileChecks,
-    FormatPlugin,
-    Incident,
-    plugin_for,
-    sentence_label,
-)
+from corefkit.validation.catalog import expand_patterns, get_check
+from corefkit.checks.model import ModelChecks
 
 UNREADABLE = "file.unreadable"
 UNKNOWN_FORMAT = "file.unknown-format"

@@ -13,11 +13,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from corefkit.checks.plugins import FormatPlugin, Incident
+from corefkit.checks.registry import ERROR, WARNING, Check, Finding, register
 from corefkit.errors import counted
 from corefkit.model import IDENTITY, Document
-from corefkit.validation.checks import ERROR, WARNING, Check, Finding, register
 from corefkit.validation.engine import Run, ValidationResult, iterate
-from corefkit.validation.plugins import FormatPlugin, Incident
 
 DOCUMENTS = "pair.documents"
 SENTENCES = "pair.sentences"

@@ -15,6 +15,7 @@ from corefkit.cli.main import main
 from corefkit.converters.jsonlines import reader as jsonlines_reader
 from corefkit.converters.jsonlines.spec import SPEC, sniff
 from corefkit.converters.loss import FEATURES
+from corefkit.converters.offsets import SUBTOKEN
 from corefkit.converters.registry import guess_format, read, write
 from corefkit.errors import FormatError
 from corefkit.model import DISCOURSE_DEIXIS, Document, Token
@@ -494,7 +495,8 @@ def rich_document() -> Document:
     doc.add_span(0, 1, john)                      # crossing 1-2 of the same entity
     doc.add_span(1, 2, john)
     mary = doc.new_entity()
-    doc.add_span(2, 2, mary, min_tokens=(2,))     # a singleton
+    # a singleton, annotated on part of its token (a WebAnno sub-token: characters 1-3)
+    doc.add_span(2, 2, mary, min_tokens=(2,), attrs={SUBTOKEN: (1, 3)})
     they = doc.new_entity()
     doc.add_span(4, 5, they)                      # with an empty node
     doc.add_mention([5], they)                    # a zero
@@ -515,7 +517,7 @@ def test_the_loss_report_counts_exactly(tmp_path):
         "discontinuous": 1, "zeros": 1, "empty_nodes": 1, "min_spans": 1,
         "split_antecedents": 2, "bridging": 1, "discourse_deixis": 1, "non_referring": 1,
         "unlinked_mentions": 1, "mention_attributes": 1, "entity_attributes": 1,
-        "opaque_levels": 1, "heads": 1}
+        "opaque_levels": 1, "heads": 1, "sub_token": 1}
     back, = read(tmp_path / "rich.jsonlines")
     assert back.pair_key() == ("rich", "1") and back.meta == {"source": "test"}
     assert back.sentences[0].speaker == "A"

@@ -29,7 +29,7 @@ Properties, for every mutated file FILE (``check``):
    ``FormatError`` and stopped; the message ends in "reading of this file stopped here ...")
    or a finding whose check's severity is error (``Check.refused``), reported by the reader
    or by the validator's own checks, which every command runs on what it reads
-   (``corefkit/validation/gate.py``). Warnings are never refused. Then:
+   (``corefkit/converters/gate.py``). Warnings are never refused. Then:
 
    * strict ``corefkit convert FILE OUT`` exits 1 **if and only if** ``validate`` has a
      refused finding, and its error line names the check of one of them (a reader that
@@ -72,7 +72,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from corefkit.cli.main import main
-from corefkit.validation.checks import get_check
+from corefkit.validation.catalog import get_check
 from corefkit.validation.engine import STOPPED
 from tests.conftest import CORPORA
 
@@ -746,7 +746,7 @@ def test_samples_are_sound():
 def test_the_refusal_rule_of_the_docstring():
     """Every error is refused, whatever its level; no warning is (the rule is stated in the
     module docstring; this keeps it true)."""
-    from corefkit.validation.checks import all_checks
+    from corefkit.validation.catalog import all_checks
 
     assert all(c.refused == (c.severity == "error") for c in all_checks())
 

@@ -77,7 +77,7 @@ def test_comparison_numbers_are_those_of_score_analyze_and_compare(tmp_path: Pat
         assert built.systems[0].score.metrics[name].f1 == result.f1
     assert built.systems[1].score.metrics["conll"].f1 == 1
     assert built.systems[0].analysis.counts == corefkit.analyze(key, response).counts
-    from corefkit.scoring.compare import compare
+    from corefkit.evaluation.compare import compare
 
     found = compare([(key, response, "a"), (key, key, "perfect")], metrics="muc,bcub,conll",
                     types="generic", permutations=500, bootstrap=200, seed=3)

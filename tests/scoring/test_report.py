@@ -131,3 +131,24 @@ def test_every_metric_family_matches_the_schema(schema, key, response, options):
     data = json.loads(json.dumps(report.to_json()))
     jsonschema.validate(data, schema)
     assert set(data["metrics"]) <= set(schema["properties"]["metrics"]["properties"])
+
+
+def test_printed_values_round_as_the_peer_of_the_semantics_prints_them():
+    """R = 1, P = 27/37: F1 = 27/32 = 84.375 % exactly. The CorefUD, UA and coval scorers print
+    '%.2f' of their own doubles — F1 = 2·p·r / (p + r) of the double p — which lands below the
+    tie (84.37); the double nearest the exact F1 is the tie itself, which '%.2f' rounds half to
+    even (84.38). Under those scorers' semantics the table prints what they print."""
+    from corefkit.scoring.metrics.standard import Counts
+    from corefkit.scoring.report import MetricResult, ScoreReport
+
+    metrics = {"muc": MetricResult("muc", Counts(1, 1, 27, 37))}
+    assert metrics["muc"].f1 * 100 == Fraction(84375, 1000)
+
+    def f1_printed(semantics: str) -> str:
+        table = ScoreReport("k", "r", {"semantics": semantics}, 1, metrics).to_table()
+        row = next(line for line in table.splitlines() if line.startswith("muc"))
+        return row.split()[3]
+
+    for peer in ("corefud-scorer-1.2", "ua-scorer", "coval-87071a6"):
+        assert f1_printed(peer) == "84.37"
+    assert f1_printed("reference-scorer-8.01") == "84.38"

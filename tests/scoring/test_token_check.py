@@ -12,6 +12,7 @@ format it reads and writes; the response is the same document with one word chan
 
 from __future__ import annotations
 
+import json
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -20,6 +21,7 @@ import pytest
 
 import corefkit
 from corefkit.cli.main import main
+from corefkit.converters.registry import get
 from corefkit.errors import FormatError
 from corefkit.model import Document
 from tests.conftest import CORPORA
@@ -28,6 +30,9 @@ SOURCE = CORPORA / "gum/dep/GENTLE_poetry_death.conllu"
 LITBANK = CORPORA / "litbank/105_persuasion_brat.conll"
 CHANGED = 25             # the token whose form the response changes ('slowly')
 NEW_WORD = "Zyzzyva"
+# the document's name in every format: text2text names a file's documents <stem>-<n>, WebAnno
+# TSV a file's one document by its stem, so every side is called so and pairs by name
+NAME = "GENTLE_poetry_death-1"
 # every format corefkit reads and writes, as (name, how a file or folder of it is named)
 FORMATS = {
     "conll2012": "doc.conll",
@@ -37,21 +42,27 @@ FORMATS = {
     "brat": "brat/",
     "mmax2": "mmax/",
     "lcc": "doc.nkas.json",
+    "text2text": "GENTLE_poetry_death.t2t",
+    "text2text-json": "doc.t2t.json",
+    "webanno-tsv": f"{NAME}.tsv",
+    "uima-cas": "xmi/",
 }
 
 
 def source() -> Document:
-    return next(corefkit.read(SOURCE))
+    doc = next(corefkit.read(SOURCE))
+    doc.id = NAME
+    return doc
 
 
 def write(doc: Document, folder: Path, fmt: str) -> Path:
-    """``doc`` written in ``fmt`` under ``folder``; the path to read it back (brat and MMAX2
-    write a folder: its ``.ann`` or ``.mmax`` file)."""
+    """``doc`` written in ``fmt`` under ``folder``; the path to read it back (brat, MMAX2 and
+    UIMA CAS write a folder: its ``.ann``, ``.mmax`` or ``.xmi`` file)."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / FORMATS[fmt].rstrip("/")
     corefkit.write([doc], target, format=fmt)
-    if fmt in ("brat", "mmax2"):
-        return next(p for p in target.iterdir() if p.suffix in (".ann", ".mmax"))
+    if fmt in ("brat", "mmax2", "uima-cas"):
+        return next(p for p in target.iterdir() if p.suffix in (".ann", ".mmax", ".xmi"))
     return target
 
 
@@ -72,26 +83,57 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Pat
     return found
 
 
+# formats that bring their own text (an LLM's answer): their responses are aligned to the key
+# by default (corefkit.alignment); align=False gives the token policy back
+OWN_TEXT = {name for name in FORMATS if get(name).own_text}
+
+
 @pytest.mark.parametrize("response_format", list(FORMATS))
 @pytest.mark.parametrize("key_format", list(FORMATS))
 def test_every_format_pair_refuses_a_changed_word(files, key_format, response_format):
     key, _, old = files[key_format]
     _, response, _ = files[response_format]
+    options = {"align": False} if response_format in OWN_TEXT else {}
     with pytest.raises(FormatError) as caught:
-        corefkit.score(key, response, "muc")
+        corefkit.score(key, response, "muc", **options)
     error = caught.value
     assert error.check == "pair.tokens", str(error)
     assert error.file is not None and Path(error.file).name == response.name
     assert f"is {old!r} in the key but {NEW_WORD!r} in the response" in error.message
-    assert "document 'GENTLE_poetry_death'" in error.message and "sentence " in error.message
+    assert f"document {NAME!r}" in error.message and "sentence " in error.message
     assert "--lenient" in error.message and "\n" not in str(error)
     # lenient: scored by position, with the same place as a warning
-    report = corefkit.score(key, response, "muc", lenient=True)
+    report = corefkit.score(key, response, "muc", lenient=True, **options)
     warned = [w for w in report.warnings if w.check == "pair.tokens"]
     assert len(warned) == 1 and f"{NEW_WORD!r} in the response" in warned[0].message
-    same = corefkit.score(key, key, "muc")
+    same = corefkit.score(key, key, "muc", **options)
     assert same.metrics["muc"].f1 == 1 and not [w for w in same.warnings
                                                 if w.check == "pair.tokens"]
+    if response_format in OWN_TEXT:  # by default aligned: scored, no token warning, and
+        # the changed word costs nothing (as the unchanged response scores; what the format
+        # cannot hold of the key is another matter)
+        aligned = corefkit.score(key, response, "muc")
+        assert aligned.alignment is not None
+        assert not [w for w in aligned.warnings if w.check == "pair.tokens"]
+        unchanged = corefkit.score(key, files[response_format][0], "muc")
+        assert aligned.metrics["muc"].counts == unchanged.metrics["muc"].counts
+
+
+def test_the_three_paths_of_a_changed_word(files, tmp_path, capsys):
+    """Words that differ: refused by default; --lenient scores by position with a warning;
+    --align re-expresses the response on the key's tokens (no pair.tokens at all)."""
+    key, response, _ = files["conll2012"]
+    args = ["score", str(key), str(response), "-m", "muc", "-f", "json"]
+    assert main(args) == 1
+    assert "(pair.tokens)" in capsys.readouterr().err
+    assert main([*args, "--lenient"]) == 0
+    out, err = capsys.readouterr()
+    assert "pair.tokens" in err and json.loads(out)["metrics"]["muc"]["f1"] == 1
+    assert main([*args, "--align"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert "pair.tokens" not in err and data["metrics"]["muc"]["f1"] == 1
+    assert "alignment" in data and "align" in data["options"]
 
 
 def test_the_message_names_response_line_sentence_and_word(files):

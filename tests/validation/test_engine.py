@@ -6,10 +6,10 @@ import os
 
 import pytest
 
+from corefkit.checks.registry import Check, register, unregistered
 from corefkit.errors import UsageError
 from corefkit.model import Document
 from corefkit.validation import Finding, get_check, validate
-from corefkit.validation.checks import Check, register, unregistered
 from tests.validation.helpers import VALIDATION, checks_of, only
 
 CONLL = VALIDATION / "conll2012"

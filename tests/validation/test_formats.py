@@ -1,5 +1,5 @@
-"""CorefUD, CoNLL-UA, LCC, MMAX2, brat and GAP: every check id has a fixture that triggers it
-alone.
+"""CorefUD, CoNLL-UA, LCC, MMAX2, brat, GAP, WebAnno TSV, UIMA CAS and text2text: every check id
+has a fixture that triggers it alone.
 
 Fixtures are named after their check (``corefud/bad-columns.conllu`` triggers
 ``corefud.bad-columns``); ``valid*`` fixtures trigger nothing. They are written by the
@@ -21,7 +21,10 @@ from tests.validation.test_model import BUILDERS
 FOLDERS = {"corefud": ("corefud", ".conllu"), "ua": ("ua", ".conllua"),
            "lcc": ("lcc", ".nkas.json"), "mmax2": ("mmax2", ""),
            "jsonlines": ("jsonlines", ".jsonl"), "brat": ("brat", ".ann"),
-           "gap": ("gap", ".tsv")}
+           "gap": ("gap", ".tsv"), "webanno-tsv": ("webanno-tsv", ".tsv"),
+           "uima-cas": ("cas", ""),
+           "text2text": ("text2text", ".t2t"),
+           "text2text-json": ("text2text-json", ".t2t.json")}
 # fixture -> check, where the name alone does not say it
 SPECIAL = {"lcc/zero-no-empty-node.nkas.json": "zero.no-empty-node",
            "mmax2/crossing": "mention.crossing-same-entity"}
@@ -55,6 +58,9 @@ UNREACHABLE = {
     "mmax2.no-project": "validate expands directories itself: a folder without a project is a "
                         "usage error before any reader runs",
     "brat.no-annotations": "the same for a folder without an .ann file",
+    "cas.no-files": "the same for a folder without an .xmi file",
+    "webanno-tsv.no-header": "an empty file is recognised as no format; read as WebAnno TSV "
+                             "(--from) it is this check (tests/converters/test_webanno_tsv.py)",
 }
 
 
@@ -107,6 +113,8 @@ def test_mmax2_checks_of_reader_options(options, check):
 def test_every_check_has_a_fixture():
     covered = {c for _, c in FIXTURES if c} | set(CONLL_FIXTURES.values()) | set(BUILDERS)
     covered |= {"mmax2.bad-map", "mmax2.common-paths-local"}
+    # the tool formats' writer repairs (tests/converters/test_webanno_tsv.py)
+    covered |= {"webanno-tsv.form-changed", "cas.form-changed"}
     covered |= {c for extra in TOGETHER.values() for c in extra}
     covered |= {"file.unreadable"}  # tests/validation/test_engine.py
     covered |= {c.id for c in all_checks() if c.origin == "pair"}  # tests/validation/test_pair.py

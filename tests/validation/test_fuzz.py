@@ -39,6 +39,9 @@ SAMPLES = {
                     CONFORMANCE / "data/corefud-scorer/tests-ua/discontinuous-craft/TC-O.key",
                     CONFORMANCE / "data/corefud-scorer/tests-ua/zeros/TC-ZA.key"],
     "lcc": [CORPORA / "lcc" / "116363.nkas.json", CORPORA / "lcc" / "116367.nkas.json"],
+    "webanno-tsv": [CORPORA / "inception" / "tsv3-suite" / "testStackedChain" / "reference.tsv",
+                    CORPORA / "inception" / "tsv3-suite" / "testSubtokenChain" / "reference.tsv",
+                    Path(__file__).resolve().parents[1] / "fixtures" / "webanno" / "gum-small.tsv"],
 }
 # characters that str.isdigit() accepts but int() refuses, and other Unicode traps
 UNICODE = ["\u00b2", "\u0663", "\u00a0", "\u2028", "\u0085", "\ufeff", "\U0001f600", "\x00"]
@@ -57,6 +60,10 @@ PIECES = {
     "lcc": ['"', "[", "]", "{", "}", ",", ":", "-1", "0", "99999", "null", "true", '"x"',
             '\\"', "\\\\", '[0, 1]', '[]', '{}', '"Mentions"', '"Referant"', '"content"',
             '"Type"', '"gtis"', '"ppag"', '"e-as"'],
+    "webanno-tsv": ["\t", "|", "_", "*", "[1]", "[0_1]", "[2_3]", "->", "->1-1", "*->1-2", "\\",
+                    "\\|", "#Text=x\n", "\n\n", "1-1", "1-1.1", "0-4", "3-2", "#T_SP=a|b\n",
+                    "#T_CH=x|referenceType|referenceRelation\n", "#T_RL=r|v|BT_a\n",
+                    "#FORMAT=WebAnno TSV 3.3\n", "#Sentence.id=", "-", ".", "\r"],
 }
 
 

@@ -2,7 +2,7 @@
 
 One registry of checks with one severity drives every command: readers report through the
 registry's ids, and every command runs the validator's checks on what it reads
-(``corefkit/validation/gate.py``). Each malformed input below was accepted by ``score``,
+(``corefkit/converters/gate.py``). Each malformed input below was accepted by ``score``,
 ``convert`` and ``stats`` (a mention silently dropped, a document converted twice under one
 name, a file cut off read as 0 tokens); ``validate`` reports an ERROR with id X, and every
 other command refuses it with exit 1 in one line naming the file, the line and X;

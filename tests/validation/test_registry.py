@@ -6,15 +6,21 @@ import re
 
 import pytest
 
-from corefkit.converters.registry import formats, get
+from corefkit.converters.registry import formats, get, plugin_for
 from corefkit.validation import all_checks, get_check
-from corefkit.validation.plugins import plugin_for
 from tests.conftest import ROOT
 
 PREFIX = {"conll2012": "conll", "corefud": "corefud", "lcc": "lcc", "mmax2": "mmax2",
-          "ua-exploded": "ua", "jsonlines": "jsonlines", "brat": "brat", "gap": "gap"}
+          "ua-exploded": "ua", "jsonlines": "jsonlines", "brat": "brat", "gap": "gap",
+          "webanno-tsv": "webanno-tsv", "uima-cas": "cas",
+          "text2text": "text2text", "text2text-json": "text2text-json"}
+# the checks of the annotation-tool layers' shared builder (tool_layers/build.py), which each
+# reader reports under its own prefix
+TOOL_LAYER_CHECKS = ("span-outside-tokens", "self-relation", "relation-within-entity")
 # ids built with f-strings in the readers, spelled out
 DYNAMIC = {
+    "webanno-tsv": {f"webanno-tsv.{c}" for c in TOOL_LAYER_CHECKS},
+    "uima-cas": {f"cas.{c}" for c in (*TOOL_LAYER_CHECKS, "group-without-mentions")},
     "corefud": {"corefud.repeated-entity", "corefud.repeated-splitante",
                 "corefud.repeated-bridge", "corefud.entity-type-mismatch",
                 "corefud.entity-identity-mismatch", "corefud.repeated-bridge-relation",
@@ -25,7 +31,7 @@ DYNAMIC = {
 def reader_ids(fmt: str) -> set[str]:
     """Literal check ids in the reading modules of a format package (all but the writer, the
     spec and the checks)."""
-    package = ROOT / "corefkit" / "converters" / get(fmt).package.rsplit(".", 1)[1]
+    package = ROOT.joinpath(*get(fmt).package.split("."))
     found: set[str] = set()
     for module in sorted(package.glob("*.py")):
         if module.name in ("writer.py", "spec.py", "checks.py", "__init__.py"):

@@ -9,8 +9,8 @@ at the line of the ``.ann`` file (the ``.txt`` for a companion that does not fit
 
 from __future__ import annotations
 
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import FormatPlugin
+from corefkit.checks.plugins import FormatPlugin
+from corefkit.checks.registry import ERROR, WARNING, Check, register
 
 FORMAT = "brat"
 

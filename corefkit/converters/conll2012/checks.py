@@ -12,9 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from corefkit.model import Document
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import (
+from corefkit.checks.plugins import (
     FileChecks,
     FormatPlugin,
     Incident,
@@ -22,6 +20,8 @@ from corefkit.validation.plugins import (
     first_mention,
     mention_incident,
 )
+from corefkit.checks.registry import ERROR, WARNING, Check, register
+from corefkit.model import Document
 
 FORMAT = "conll2012"
 DUPLICATE_DOCUMENT = "conll.duplicate-document"

@@ -14,11 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from corefkit.converters.corefud.misc import CHUNK_RE, ID_FIELDS  # the reader's own grammar
-from corefkit.converters.corefud.udformat import UdFormat
-from corefkit.model import IDENTITY, Document, Entity, Mention
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import (
+from corefkit.checks.plugins import (
     FileChecks,
     FormatPlugin,
     Incident,
@@ -31,6 +27,10 @@ from corefkit.validation.plugins import (
     pairs_overlapping,
     sentence_label,
 )
+from corefkit.checks.registry import ERROR, WARNING, Check, register
+from corefkit.converters.corefud.misc import CHUNK_RE, ID_FIELDS  # the reader's own grammar
+from corefkit.converters.corefud.udformat import UdFormat
+from corefkit.model import IDENTITY, Document, Entity, Mention
 
 FORMAT = "corefud"
 NON_UNIQUE_SENT_ID = "corefud.non-unique-sent-id"
@@ -92,7 +92,7 @@ def _ud(check: str, level: int, explanation: str, severity: str = ERROR) -> Chec
     """A test of the UD validator that the validation plugin makes (:mod:`.udformat`). The
     reader does not make these: a plain ``corefkit.read`` reads the file as it stands
     (``malformed=False`` for those of level 1), every command refuses their errors
-    (:mod:`corefkit.validation.gate`)."""
+    (:mod:`corefkit.converters.gate`)."""
     return Check("corefud." + check, level, severity, explanation, FORMAT,
                  malformed=False if level == 1 else None)
 

@@ -11,7 +11,7 @@ read (formats/corefud.md §7); incidents are reported under ``corefud.<name>``.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from corefkit.converters.corefud.misc import (
     BRIDGE_ITEM_RE,
@@ -29,9 +29,6 @@ from corefkit.converters.corefud.misc import (
 )
 from corefkit.errors import FormatError, Repair, counted
 from corefkit.model import Document, Entity, Mention, Token
-
-if TYPE_CHECKING:
-    from corefkit.converters.corefud.reader import _FileState
 
 BARE_NUMBER_CHUNKS_RE = re.compile(r"^[0-9()]+$")
 COREFUD_ETYPES = ("person", "place", "organization", "animal", "plant", "object", "substance",
@@ -53,6 +50,21 @@ class _Pending:
         self.entity = entity
 
 
+class FileState:
+    """What lives for the whole file: its name, the declaration in force, eids of earlier
+    documents (an eid must not repeat after a later ``# newdoc``)."""
+
+    def __init__(self, file: str, stem: str, entity_fields: str | None) -> None:
+        self.file = file
+        self.stem = stem
+        self.declaration = entity_fields
+        self.declaration_line: int | None = None
+        self.assumed = entity_fields is not None
+        self.earlier_eids: set[str] = set()
+        self.anonymous = 0
+        self.reported: set[str] = set()
+
+
 class CoreferenceReader:
     """The coreference state of the document being read, and the methods that fill it.
 
@@ -63,7 +75,7 @@ class CoreferenceReader:
     file: str
     doc: Document
     tokens: list[Token]
-    state: _FileState
+    state: FileState
 
     def init_coreference(self) -> None:
         """The coreference state of a document that has no line yet."""

@@ -33,7 +33,7 @@ from corefkit.converters.conllu_comments import (
     SPEAKER_RE,
     restore_part,
 )
-from corefkit.converters.corefud.coreference import CoreferenceReader
+from corefkit.converters.corefud.coreference import CoreferenceReader, FileState
 from corefkit.converters.corefud.misc import DECLARATION_RE, ID_FIELDS, META_RE
 from corefkit.converters.io import iter_line_chunks
 from corefkit.errors import FormatError, Repair
@@ -54,7 +54,7 @@ def read_stream(stream: BinaryIO, file: str, *, entity_fields: str | None = None
     stem = os.path.splitext(stem)[0] or stem
     if entity_fields is not None:
         _check_declaration(entity_fields, file, None)
-    state = _FileState(file, stem, entity_fields)
+    state = FileState(file, stem, entity_fields)
     builder: _DocumentBuilder | None = None
     token_class = Token
     number = 0
@@ -144,25 +144,10 @@ def _check_declaration(declaration: str, file: str | None, line: int | None) -> 
     return names
 
 
-class _FileState:
-    """What lives for the whole file: its name, the declaration in force, eids of earlier
-    documents (an eid must not repeat after a later ``# newdoc``)."""
-
-    def __init__(self, file: str, stem: str, entity_fields: str | None) -> None:
-        self.file = file
-        self.stem = stem
-        self.declaration = entity_fields
-        self.declaration_line: int | None = None
-        self.assumed = entity_fields is not None
-        self.earlier_eids: set[str] = set()
-        self.anonymous = 0
-        self.reported: set[str] = set()
-
-
 class _DocumentBuilder(CoreferenceReader):
     """Accumulates one document while its lines are read."""
 
-    def __init__(self, state: _FileState, line: int) -> None:
+    def __init__(self, state: FileState, line: int) -> None:
         self.state = state
         self.file = state.file
         self.doc = Document("", None, file=state.file)
@@ -309,7 +294,18 @@ class _DocumentBuilder(CoreferenceReader):
                         "empty node id (3.1); read as a word without an id", column=1)
             return
         word, node = int(found.group(1)), int(found.group(2))
-        if word != self.next_word - 1 or node != self.next_empty:
+        if word == self.next_word - 1 and node > self.next_empty:
+            # a gap (2.2 without 2.1, as udapi writes a removed node's later siblings): the UD
+            # validator refuses it; the CorefUD scorer reads the node as numbered
+            expected = f"{word}.{self.next_empty}"
+            self.repair("corefud.misplaced-empty-node", number,
+                        f"empty node {tid} where {expected} comes next: the empty nodes after "
+                        f"word {word} are numbered {word}.1, {word}.2, ... without a gap (UD "
+                        f"validator test misplaced-empty-node); renumber it {expected}, with the "
+                        "DEPS that name it", "read as numbered, as the CorefUD scorer reads it",
+                        column=1)
+            self.next_empty = node
+        elif word != self.next_word - 1 or node != self.next_empty:
             self.repair("corefud.misplaced-empty-node", number,
                         f"empty node {tid} where {self.next_word - 1}.{self.next_empty} comes "
                         "next (empty nodes follow their word and are numbered 1, 2, ...); read "

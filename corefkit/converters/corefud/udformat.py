@@ -21,8 +21,8 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+from corefkit.checks.plugins import Incident
 from corefkit.model import Document, Sentence
-from corefkit.validation.plugins import Incident
 
 ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS, MISC = range(10)
 COLUMNS = "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC".split()

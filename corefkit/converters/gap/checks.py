@@ -9,8 +9,8 @@ Every finding points at the example's line.
 
 from __future__ import annotations
 
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import FormatPlugin
+from corefkit.checks.plugins import FormatPlugin
+from corefkit.checks.registry import ERROR, WARNING, Check, register
 
 FORMAT = "gap"
 

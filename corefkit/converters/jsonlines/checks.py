@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from corefkit.checks.plugins import FileChecks, FormatPlugin, Incident
+from corefkit.checks.registry import ERROR, WARNING, Check, register
 from corefkit.model import Document
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import FileChecks, FormatPlugin, Incident
 
 FORMAT = "jsonlines"
 DUPLICATE_DOCUMENT = "jsonlines.duplicate-document"

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from corefkit.model import Document
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import (
+from corefkit.checks.plugins import (
     FileChecks,
     FormatPlugin,
     Incident,
@@ -23,6 +21,8 @@ from corefkit.validation.plugins import (
     mention_text,
     pairs_overlapping,
 )
+from corefkit.checks.registry import ERROR, WARNING, Check, register
+from corefkit.model import Document
 
 FORMAT = "lcc"
 OVERLAPPING = "lcc.overlapping-mentions"

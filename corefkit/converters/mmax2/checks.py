@@ -9,9 +9,9 @@ the mention's level, which this plugin names in its findings.
 
 from __future__ import annotations
 
+from corefkit.checks.plugins import FormatPlugin
+from corefkit.checks.registry import ERROR, WARNING, Check, register
 from corefkit.model import Document, Mention
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import FormatPlugin
 
 FORMAT = "mmax2"
 

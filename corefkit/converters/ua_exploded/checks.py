@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from corefkit.model import Document
-from corefkit.validation.checks import ERROR, WARNING, Check, register
-from corefkit.validation.plugins import (
+from corefkit.checks.plugins import (
     FileChecks,
     FormatPlugin,
     Incident,
     conll_like_token_line,
     mention_incident,
-    sent_id_incidents,
 )
+from corefkit.checks.registry import ERROR, WARNING, Check, register
+from corefkit.converters.conllu_comments import sent_id_incidents
+from corefkit.model import Document
 
 FORMAT = "ua-exploded"
 NON_UNIQUE_SENT_ID = "ua.non-unique-sent-id"

@@ -17,6 +17,10 @@ Families:
   (:mod:`corefkit.scoring.metrics.labelled`), imported when asked for.
 * ``links`` — scores typed anaphoric links rather than partitions (``dominant``).
 * ``derived`` — computed from other metrics' totals (``conll``: the mean F1 of its components).
+
+The registry never imports a metric module: :mod:`corefkit.scoring.metrics.builtin` registers
+the built-in metrics (and names the modules of those loaded on demand) when imported, and the
+package (:mod:`corefkit.scoring.metrics`) imports it before any of its modules can be used.
 """
 
 from __future__ import annotations
@@ -104,8 +108,6 @@ def _load(name: str) -> None:
 
 
 def get(name: str) -> MetricSpec:
-    if not BUILTIN:
-        _builtins()
     _load(name)
     spec = REGISTRY.get(name)
     if spec is None:
@@ -114,13 +116,11 @@ def get(name: str) -> MetricSpec:
 
 
 def known() -> list[str]:
-    _builtins()
     return list(dict.fromkeys([*REGISTRY, *ON_DEMAND]))
 
 
 def default_metrics(semantics: str) -> list[str]:
     """What ``all`` means in a semantics, in report order."""
-    _builtins()
     return [n for n in BUILTIN if semantics in REGISTRY[n].default]
 
 
@@ -132,7 +132,6 @@ def parse_metrics(metrics: str | Sequence[str] | None, semantics: str) -> list[s
     components as far as the report needs them (they are computed, see :func:`needed`). A
     metric not defined in the semantics is a usage error that says where it is defined.
     """
-    _builtins()
     if metrics is None:
         return default_metrics(semantics)
     names = [m.strip().lower() for m in (metrics.split(",") if isinstance(metrics, str)
@@ -185,7 +184,3 @@ def needed(names: Sequence[str]) -> list[str]:
 def partition_metrics(names: Sequence[str]) -> list[MetricSpec]:
     return [s for s in (get(n) for n in names) if s.family == PARTITION]
 
-
-def _builtins() -> None:
-    """Import the modules that register the built-in metrics (the standard ones always)."""
-    importlib.import_module("corefkit.scoring.metrics.builtin")

@@ -17,6 +17,9 @@ from typing import Any, ClassVar, Protocol
 from corefkit.errors import Repair, UsageError
 from corefkit.model import Document
 from corefkit.scoring.align import Alignment, Labeler
+from corefkit.scoring.semantics.exact import ExactExtents
+
+__all__ = ["NAMES", "ExactExtents", "Semantics", "choose", "make"]
 
 NAMES = ("reference", "corefud", "ua", "coval", "scorch")
 
@@ -48,25 +51,6 @@ class Semantics(Protocol):
 
     def warnings(self) -> list[Repair]:
         """Warnings about the settings themselves."""
-
-
-class ExactExtents:
-    """What the strategies that match mentions by exact extents share (reference, coval,
-    scorch): their options, no warnings about settings, counts as their metrics give them."""
-
-    remove_singletons: bool
-
-    def adjust(self, counts: dict[str, Any], alignment: Alignment) -> dict[str, Any]:
-        return counts
-
-    def finish(self, counts: dict[str, Any]) -> dict[str, Any]:
-        return counts
-
-    def options(self) -> dict[str, Any]:
-        return {"match": "exact", "remove_singletons": self.remove_singletons}
-
-    def warnings(self) -> list[Repair]:
-        return []
 
 
 def choose(semantics: str | None, profile: str | None, key_format: str | None,

@@ -40,7 +40,7 @@ from corefkit.scoring.align import AlignedDocument, Alignment, Labeler
 from corefkit.scoring.metrics.split import best_assignment
 from corefkit.scoring.metrics.standard import Counts, sum_fractions
 from corefkit.scoring.partition import Partition
-from corefkit.scoring.semantics import ExactExtents
+from corefkit.scoring.semantics.exact import ExactExtents
 
 CovalMention = tuple[int, int, int]  # (last sentence, first token in its sentence, last token)
 Clusters = list[list[CovalMention]]

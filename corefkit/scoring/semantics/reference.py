@@ -22,7 +22,7 @@ from corefkit.scoring.align import (
     document_mentions,
 )
 from corefkit.scoring.metrics.standard import reference_repeats
-from corefkit.scoring.semantics import ExactExtents
+from corefkit.scoring.semantics.exact import ExactExtents
 
 
 @dataclass(frozen=True)

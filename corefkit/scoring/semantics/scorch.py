@@ -34,7 +34,7 @@ from corefkit.scoring.align import (
     document_mentions,
 )
 from corefkit.scoring.metrics.standard import Counts, Number, ratio
-from corefkit.scoring.semantics import ExactExtents
+from corefkit.scoring.semantics.exact import ExactExtents
 
 
 @dataclass(frozen=True)

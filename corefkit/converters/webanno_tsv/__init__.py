@@ -1,0 +1,1 @@
+"""WebAnno TSV 3.x (INCEpTION, WebAnno): reader, writer and checks."""
