@@ -370,6 +370,7 @@ def _strict(docs: Iterator[Document], file: str, lenient: bool,
     if checks:
         from corefkit.converters.gate import gated
 
+        load_format_checks()  # every check's severity, whether or not reading is lenient
         read = gated(read, display_name(file), plugin_for(fmt), lenient)
     yield from read
 
