@@ -3,6 +3,7 @@
 
     python3 dev.py demo    # virtualenv + install + score the bundled example
     python3 dev.py test    # virtualenv + install with test extras + the whole test suite
+    python3 dev.py docs    # virtualenv + install with the docs extra + the site, built into site/
 
 The virtual environment lives in ``.venv`` beside this file and is reused on later runs
 (reinstalled when ``pyproject.toml`` changes). Only the standard library is used here.
@@ -58,12 +59,22 @@ def test(extra_args: list[str]) -> int:
     return code
 
 
+def docs(extra_args: list[str]) -> int:
+    """Build the documentation into ``site/`` with ``--strict`` (offline: nothing is fetched)."""
+    ensure_env("docs")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}  # Material's banner about its successor
+    return subprocess.run([str(PYTHON), "-m", "mkdocs", "build", "--strict", *extra_args],
+                          cwd=ROOT, env=env).returncode
+
+
 def main() -> int:
-    if len(sys.argv) < 2 or sys.argv[1] not in ("demo", "test"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("demo", "test", "docs"):
         print(__doc__, file=sys.stderr)
         return 2
     if sys.argv[1] == "demo":
         return demo()
+    if sys.argv[1] == "docs":
+        return docs(sys.argv[2:])
     return test(sys.argv[2:])
 
 

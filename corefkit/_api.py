@@ -266,7 +266,8 @@ def report(key: Source, *responses: Source, output: PathLike | None = None,
            metrics: str | Sequence[str] | None = None, permutations: int = 10_000,
            bootstrap: int = 10_000, seed: int = 0, alpha: float = 0.1,
            page_tokens: int = 1500, type_table: TypeTableChoice = None,
-           anchors: str = "agreed", format: str | None = None, key_format: str | None = None,
+           anchors: str = "agreed", strata: str | None = None, format: str | None = None,
+           key_format: str | None = None,
            response_format: str | None = None, read_options: dict[str, Any] | None = None,
            key_read_options: dict[str, Any] | None = None,
            response_read_options: dict[str, Any] | None = None, semantics: str | None = None,
@@ -281,7 +282,8 @@ def report(key: Source, *responses: Source, output: PathLike | None = None,
 
     ``labels`` name the responses (default: their file names); ``permutations``,
     ``bootstrap``, ``seed`` and ``alpha`` set the tests as in ``corefkit compare``;
-    ``page_tokens`` is how much text the browser renders at once. The reading and scoring
+    ``page_tokens`` is how much text the browser renders at once; ``strata``
+    (``"entity-size,distance"``) adds the long-range section. The reading and scoring
     options are those of :func:`corefkit.score` and :func:`corefkit.analyze`.
 
     >>> import os, tempfile
@@ -297,7 +299,8 @@ def report(key: Source, *responses: Source, output: PathLike | None = None,
     return _report(
         key, *responses, output=output, labels=labels, title=title, metrics=metrics,
         permutations=permutations, bootstrap=bootstrap, seed=seed, alpha=alpha,
-        page_tokens=page_tokens, type_table=type_table, anchors=anchors, format=format,
+        page_tokens=page_tokens, type_table=type_table, anchors=anchors, strata=strata,
+        format=format,
         key_format=key_format, response_format=response_format, read_options=read_options,
         key_read_options=key_read_options, response_read_options=response_read_options,
         semantics=semantics, profile=profile, match=match, zero_match=zero_match,

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import (
     align_options,
     align_value,
@@ -20,7 +21,11 @@ from corefkit.cli.options import (
 )
 
 
-@click.command()
+@click.command(cls=Command, examples=[
+    "corefkit analyze key.conll response.conll",
+    "corefkit analyze key.conll response.conll -f json --limit 3",
+    "corefkit analyze key.conllu response.conllu --profile crac",
+])
 @click.argument("key")
 @click.argument("response")
 @click.option("--format", "-f", "output_format", default="table", show_default=True,
@@ -30,11 +35,11 @@ from corefkit.cli.options import (
 @click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N",
               help="List at most N errors of each category (default: 5 in the table, all in "
                    "JSON; the CSV lists none).")
-@click.option("--from", "input_format", default=None,
+@click.option("--from", "input_format", default=None, metavar="FORMAT",
               help="Format of both files (default: detected).")
-@click.option("--key-from", "key_format", default=None,
+@click.option("--key-from", "key_format", default=None, metavar="FORMAT",
               help="Format of the key (default: --from or detected).")
-@click.option("--response-from", "response_format", default=None,
+@click.option("--response-from", "response_format", default=None, metavar="FORMAT",
               help="Format of the response (default: --from or detected).")
 @click.option("--remove-singletons/--keep-singletons", default=None,
               help="Drop one-mention entities from key and response first (default: keep, "

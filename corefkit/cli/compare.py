@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import (
     align_options,
     align_value,
@@ -23,7 +24,12 @@ from corefkit.cli.options import (
 from corefkit.errors import UsageError, counted
 
 
-@click.command()
+@click.command(cls=Command, examples=[
+    "corefkit compare --key key.conll --response response.conll --label a@demo"
+    " --key key.conll --response key.conll --label b@demo --seed 1",
+    "corefkit compare --key key.conll --response response.conll --label a@demo"
+    " --key key.conllu --response response.conllu --label a@gum --gap a@demo a@gum -f json",
+])
 @click.option("--key", "keys", multiple=True, metavar="FILE",
               help="The key of a setting (repeatable; the n-th --key, --response and --label "
                    "form the n-th setting).")
@@ -62,7 +68,7 @@ from corefkit.errors import UsageError, counted
 @click.option("--plot", default=None, metavar="FILE",
               help="Also draw per-type scores across settings (png, pdf, svg; needs "
                    "corefkit[plot]).")
-@click.option("--from", "input_format", default=None,
+@click.option("--from", "input_format", default=None, metavar="FORMAT",
               help="Format of every file (default: detected).")
 @click.option("--remove-singletons/--keep-singletons", default=None,
               help="Drop one-mention entities before scoring (default as corefkit score).")
@@ -84,16 +90,11 @@ def compare(keys: tuple[str, ...], responses: tuple[str, ...], labels: tuple[str
             input_format: str | None, remove_singletons: bool | None, passes: tuple[str, ...],
             match: str | None, profile: str | None, lenient: bool, ignore: tuple[str, ...],
             quiet: bool, **format_params: Any) -> None:
-    """Compare systems across datasets: scores, per-type B³, generalization gaps (AGG, TGG;
-    Porada et al. 2024, eq. 1-2), paired permutation tests and bootstrap intervals.
+    """Compare systems across datasets: scores, per-type B³, gaps and significance tests.
 
-    Each setting is --key FILE --response FILE --label SYSTEM@DATASET. Example:
-
-    \b
-      corefkit compare --key onto.conll --response a-onto.conll --label a@onto \\
-                       --key gum.conllu --response a-gum.conllu --label a@gum \\
-                       --key gum.conllu --response b-gum.conllu --label b@gum \\
-                       --in-domain onto --seed 1
+    Each setting is --key FILE --response FILE --label SYSTEM@DATASET; settings with the same key
+    are one dataset. Reports the generalization gaps AGG and TGG (Porada et al. 2024, eq. 1-2)
+    and, for every two systems on one key, a paired permutation test and a bootstrap interval.
     """
     import os
 

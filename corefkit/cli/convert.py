@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import (
     format_options,
     given,
@@ -47,9 +48,9 @@ def report_losses(report: Any, quiet: bool) -> None:
 def _common(function: Any) -> Any:
     """The options convert and normalize share (after their own)."""
     for decorate in reversed([
-        click.option("--from", "input_format", default=None,
+        click.option("--from", "input_format", default=None, metavar="FORMAT",
                      help="Input format (default: detected)."),
-        click.option("--to", "output_format", default=None,
+        click.option("--to", "output_format", default=None, metavar="FORMAT",
                      help="Output format (default: from the target's name, else the input "
                           "format)."),
         format_options("read", "write"),
@@ -64,7 +65,12 @@ def _common(function: Any) -> Any:
     return function
 
 
-@click.command()
+@click.command(cls=Command, examples=[
+    "corefkit convert key.conll converted.conllu",
+    "corefkit convert corpus/ out/ --to corefud",
+    "corefkit convert key.conll project/ --to mmax2",
+    "corefkit convert key.conll - --to jsonlines --jsonlines-shape wl-coref",
+])
 @click.argument("source")
 @click.argument("target")
 @click.option("--pass", "passes", multiple=True, metavar="NAME[:opt=val,...]",
@@ -127,7 +133,11 @@ def _onto_gold(gold: str, gold_format: str | None, params: dict[str, Any],
     return transform
 
 
-@click.command()
+@click.command(cls=Command, examples=[
+    "corefkit normalize key.conll key-nosingletons.conll --pass remove-singletons",
+    "corefkit normalize key.CONLLUA key-ref.CONLLUA"
+    " --pass drop-non-referring:kinds=expletive+idiom",
+])
 @click.argument("source")
 @click.argument("target")
 @click.option("--pass", "passes", multiple=True, required=True, metavar="NAME[:opt=val,...]",

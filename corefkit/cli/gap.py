@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import (
     format_options,
     given,
@@ -19,14 +20,18 @@ from corefkit.cli.options import (
 )
 
 
-@click.command("gap-score")
+@click.command("gap-score", cls=Command, examples=[
+    "corefkit gap-score gap.tsv predictions.tsv",
+    "corefkit gap-score gap.tsv system.conll -f json",
+    "corefkit gap-score gap.tsv predictions.tsv -f official",
+])
 @click.argument("gold")
 @click.argument("system")
 @click.option("--format", "-f", "output_format", default="table", show_default=True,
               type=click.Choice(["table", "json", "official"]),
               help="A table (percentages), one JSON object (fractions in [0, 1], counts, exact "
                    "values), or the official gap_scorer.py scorecard.")
-@click.option("--from", "system_format", default=None,
+@click.option("--from", "system_format", default=None, metavar="FORMAT",
               help="Format of SYSTEM when it is not a prediction TSV (default: detected).")
 @click.option("--match", "match", default="contain", show_default=True,
               type=click.Choice(["contain", "exact", "name"]),

@@ -18,10 +18,12 @@ for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_threads, "1")
 
 import importlib  # noqa: E402
+from typing import Any  # noqa: E402
 
 import click  # noqa: E402
 
 from corefkit._version import __version__  # noqa: E402
+from corefkit.cli.help import GroupedHelp  # noqa: E402
 from corefkit.errors import CorefkitError, UsageError, one_line  # noqa: E402
 
 # Every subcommand: its name and the module and function that define it. A command's module is
@@ -42,8 +44,51 @@ COMMANDS = {
 }
 
 
-class LazyGroup(click.Group):
+# The one-line summary of every command, for ``corefkit --help`` without importing every
+# command's module (and through the format options, every format spec); a test checks that
+# each is its command's own first line.
+SUMMARIES = {
+    "score": "Score RESPONSE against KEY (files, directories or '-').",
+    "compare": "Compare systems across datasets: scores, per-type B³, gaps and significance "
+               "tests.",
+    "convert": "Convert SOURCE (file, directory, glob or '-') to TARGET (file, directory or '-').",
+    "normalize": "Apply normalization passes to SOURCE and write TARGET (by default in the same "
+                 "format).",
+    "validate": "Check coreference annotation in FILE|DIR... (any format corefkit reads).",
+    "stats": "Count what SOURCE (file, directory, glob or '-') holds.",
+    "formats": "List the formats corefkit reads and writes, with what each can hold.",
+    "passes": "List the normalization passes and their options.",
+    "gap-score": "Score SYSTEM against the GAP file GOLD, as the official GAP scorer does.",
+    "analyze": "Categorise the errors of RESPONSE against KEY (Kummerfeld & Klein 2013).",
+    "task": "Evaluate the submissions in SUBMISSIONS/ as the shared task TASK defines.",
+    "report": "Write a self-contained HTML report of RESPONSEs against KEY, or of KEY alone.",
+}
+
+
+def _shortened(text: str, width: int) -> str:
+    """``text`` cut at a word boundary to fit ``width`` characters, with ``...``."""
+    if len(text) <= width:
+        return text
+    return text[:width - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."
+
+
+class LazyGroup(GroupedHelp, click.Group):
     """A click group whose subcommands are imported from :data:`COMMANDS` on first use."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._init_help(EXAMPLES, {})
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        GroupedHelp.format_options(self, ctx, formatter)
+        self.format_commands(ctx, formatter)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from :data:`SUMMARIES`: no command module is imported."""
+        width = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, _shortened(SUMMARIES[name], width)) for name in COMMANDS]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
@@ -58,10 +103,22 @@ class LazyGroup(click.Group):
         return command
 
 
+EXAMPLES = [
+    "corefkit score key.conll response.conll",
+    "corefkit convert key.conll converted.conllu",
+    "corefkit validate corpus/",
+    "corefkit task examples/task/task.toml examples/task/submissions",
+]
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="corefkit")
 def cli() -> None:
-    """Convert, check, normalize and score coreference and anaphora corpora."""
+    """Convert, check, normalize and score coreference and anaphora corpora.
+
+    'corefkit COMMAND --help' shows a command's examples and options; the documentation
+    (docs/ in the source, built with 'python3 dev.py docs') has a guide for each task.
+    """
 
 
 # ---------------------------------------------------------------------------- entry point

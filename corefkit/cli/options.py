@@ -47,8 +47,11 @@ def format_options(*kinds: str, sides: tuple[str, ...] = ("both",)) -> Callable[
             for option in reversed(list(options.values())):
                 plain = side == "both"
                 flag = option.cli if plain else f"--{side}-{option.cli[2:]}"
+                # the one-side copies (--key-layer) share the help row of the plain option
+                # (corefkit.cli.help), instead of a row each
                 kwargs: dict[str, Any] = {
-                    "help": option.help if plain else f"{option.cli}, for the {side} only."}
+                    "help": option.help if plain else f"{option.cli}, for the {side} only.",
+                    "hidden": not plain}
                 if option.kind == "flag":
                     kwargs["is_flag"] = True
                     kwargs["default"] = None

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import (
     align_options,
     align_value,
@@ -22,7 +23,12 @@ from corefkit.cli.options import (
 from corefkit.errors import counted
 
 
-@click.command()
+@click.command(cls=Command, examples=[
+    "corefkit report key.conll response.conll -o report.html",
+    "corefkit report key.conllu response.conllu other.conllu --label mild"
+    " --label heavy -o gum.html",
+    "corefkit report corpus/ -o corpus.html",
+])
 @click.argument("key")
 @click.argument("responses", nargs=-1, metavar="[RESPONSE]...")
 @click.option("--output", "-o", required=True, metavar="FILE",
@@ -34,11 +40,11 @@ from corefkit.errors import counted
 @click.option("--metrics", "-m", default=None, metavar="LIST",
               help="Metrics to report, comma-separated, as in 'score' (default: those of the "
                    "semantics).")
-@click.option("--from", "input_format", default=None,
+@click.option("--from", "input_format", default=None, metavar="FORMAT",
               help="Format of every input (default: detected).")
-@click.option("--key-from", "key_format", default=None,
+@click.option("--key-from", "key_format", default=None, metavar="FORMAT",
               help="Format of KEY (default: --from or detected).")
-@click.option("--response-from", "response_format", default=None,
+@click.option("--response-from", "response_format", default=None, metavar="FORMAT",
               help="Format of the responses (default: --from or detected).")
 @click.option("--remove-singletons/--keep-singletons", default=None,
               help="Score and analyse without one-mention entities (the browser shows them).")
@@ -56,6 +62,9 @@ from corefkit.errors import counted
               help="Whose reading and alignment rules to follow (default: from KEY's format).")
 @click.option("--type-table", default=None, metavar="NAME|FILE",
               help="Mention-type table (default: corefkit's).")
+@click.option("--by", "strata", default=None, metavar="STRATA",
+              help="Add the long-range section: scores per bucket of entity-size and/or "
+                   "distance, as 'score --by' gives them.")
 @click.option("--permutations", type=int, default=10_000, show_default=True,
               help="Permutations of each significance test.")
 @click.option("--bootstrap", type=int, default=10_000, show_default=True,
@@ -76,10 +85,11 @@ def report(key: str, responses: tuple[str, ...], output: str, labels: tuple[str,
            key_format: str | None, response_format: str | None,
            remove_singletons: bool | None, passes: tuple[str, ...], match: str | None,
            zero_match: str | None, keep_zeros: bool | None, profile: str | None,
-           semantics: str | None, type_table: str | None, permutations: int, bootstrap: int,
+           semantics: str | None, type_table: str | None, strata: str | None,
+           permutations: int, bootstrap: int,
            seed: int, alpha: float, page_tokens: int, lenient: bool, ignore: tuple[str, ...],
            quiet: bool, **format_params: Any) -> None:
-    """Write a self-contained HTML report of RESPONSEs against KEY, or of the corpus KEY.
+    """Write a self-contained HTML report of RESPONSEs against KEY, or of KEY alone.
 
     With responses: every metric per system with paired significance tests, per-document
     score distributions, error categories (Kummerfeld & Klein 2013) with their costs, per
@@ -94,7 +104,8 @@ def report(key: str, responses: tuple[str, ...], output: str, labels: tuple[str,
                 format=input_format, key_format=key_format, response_format=response_format,
                 remove_singletons=remove_singletons, passes=passes, match=match,
                 zero_match=zero_match, keep_zeros=keep_zeros, profile=profile,
-                semantics=semantics, type_table=type_table, permutations=permutations,
+                semantics=semantics, type_table=type_table, strata=strata,
+                permutations=permutations,
                 bootstrap=bootstrap, seed=seed, alpha=alpha, page_tokens=page_tokens,
                 lenient=lenient, read_options=given(format_params),
                 key_read_options=given(format_params, "key"),

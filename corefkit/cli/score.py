@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import (
     align_options,
     align_value,
@@ -34,7 +35,12 @@ def _fraction_option(text: str | None) -> str | None:
     return text
 
 
-@click.command()
+@click.command(cls=Command, examples=[
+    "corefkit score key.conll response.conll",
+    "corefkit score key.conll response.conll -m muc,bcub,ceafe,conll -f json",
+    "corefkit score keys/ responses/ --per-document -f csv",
+    "corefkit score key.conllu response.conllu --profile crac",
+])
 @click.argument("key")
 @click.argument("response")
 @click.option("--metrics", "-m", default=None,
@@ -46,11 +52,12 @@ def _fraction_option(text: str | None) -> str | None:
               type=click.Choice(["table", "json", "csv", "reference"]),
               help="table, JSON object, CSV rows, or the reference scorer's TOTALS lines.")
 @click.option("--per-document", is_flag=True, help="Also report every document's scores.")
-@click.option("--from", "input_format", default=None,
+@click.option("--from", "input_format", default=None, metavar="FORMAT",
               help="Format of both files (default: detected).")
-@click.option("--key-from", "key_format", default=None, help="Format of the key (default: --from "
+@click.option("--key-from", "key_format", default=None, metavar="FORMAT",
+              help="Format of the key (default: --from "
               "or detected); needed for a key read from '-'.")
-@click.option("--response-from", "response_format", default=None,
+@click.option("--response-from", "response_format", default=None, metavar="FORMAT",
               help="Format of the response (default: --from or detected).")
 @click.option("--remove-singletons/--keep-singletons", default=None,
               help="Drop one-mention entities from key and response before scoring (default: "
@@ -99,6 +106,12 @@ def _fraction_option(text: str | None) -> str | None:
                    "of nested, generic, compound, copular, vp, appositive, rule names, or all.")
 @click.option("--type-rules", default=None, metavar="FILE",
               help="JSON file of extra mention types for --by-type (rules over UPOS/DEPREL/FEATS).")
+@click.option("--by", "strata", default=None, metavar="STRATA",
+              help="Add scores per bucket of entity-size and/or distance (sentences and words "
+                   "to the previous mention of the entity), adding up exactly to the totals.")
+@click.option("--buckets", multiple=True, metavar="DIMENSION=SPEC",
+              help="Buckets of a --by dimension, e.g. entity-size=1,2,3-5,6-10,11-20,21- or "
+                   "sentences=0,1,2-3,4-10,11- or words=1-5,6-20,21-50,51-200,201-.")
 @click.option("--lweights", default=None, metavar="NAM,NOM,PRO,SING",
               help="Weights of the linguistically aware metrics lmuc, lbcub, lceafm, lceafe "
                    "(Chen & Ng 2013; ask for them with -m): links with a name, with a nominal, "
@@ -124,7 +137,8 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
           profile: str | None, semantics: str | None, remove_split_antecedents: bool,
           only_split_antecedents: bool, discourse_deixis: bool,
           lea_split_importance: str | None, explain: bool, by_type: str | None,
-          type_rules: str | None, lweights: str | None, key_format: str | None,
+          type_rules: str | None, strata: str | None, buckets: tuple[str, ...],
+          lweights: str | None, key_format: str | None,
           response_format: str | None, jobs: int | None, engine: str, scheduler: str | None,
           lenient: bool, ignore: tuple[str, ...], quiet: bool,
           **format_params: Any) -> None:
@@ -157,6 +171,8 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
         from corefkit.scoring.metrics.by_type import by_type_request
 
         metrics, metric_options = by_type_request(metrics or "all", by_type, type_rules)
+    if strata is not None or buckets:
+        metrics, metric_options = _strata(metrics, profile, strata, buckets, metric_options)
     if lweights is not None:
         from corefkit.scoring.metrics.linguistic import lweights_request
 
@@ -196,3 +212,26 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
         click.echo(report.to_reference(), nl=False)
     else:
         click.echo(report.to_table(), nl=False)
+
+
+def _strata(metrics: str | None, profile: str | None, strata: str | None,
+            buckets: tuple[str, ...], metric_options: dict[str, Any] | None
+            ) -> tuple[str, dict[str, Any]]:
+    """``--by`` and ``--buckets``: the strata metric joins the metrics (the profile's when
+    none are asked for)."""
+    from corefkit.errors import UsageError
+    from corefkit.scoring.metrics.strata import strata_request
+
+    if metrics is None and profile is not None:
+        from corefkit.scoring.profiles import profile_settings
+
+        metrics = profile_settings(profile).get("metrics")
+    spec = {}
+    for item in buckets:
+        name, eq, text = item.partition("=")
+        if not eq:
+            raise UsageError(f"--buckets {item!r}: expected DIMENSION=SPEC, e.g. "
+                             "entity-size=1,2,3-5,6-")
+        spec[name.strip().lower()] = text
+    names, options = strata_request(metrics or "all", strata or "entity-size,distance", spec)
+    return names, {**(metric_options or {}), **options}

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import (
     format_options,
     given,
@@ -20,9 +21,14 @@ from corefkit.cli.options import (
 from corefkit.errors import FormatError
 
 
-@click.command()
+@click.command(cls=Command, groups={"Output options": ["type_table"]}, examples=[
+    "corefkit stats key.conll",
+    "corefkit stats corpus/ --per-document -f json",
+    "corefkit stats key.conllu --type-table my-types.json",
+])
 @click.argument("source")
-@click.option("--from", "input_format", default=None, help="Input format (default: detected).")
+@click.option("--from", "input_format", default=None, metavar="FORMAT",
+              help="Input format (default: detected).")
 @click.option("--format", "-f", "output_format", default="table", show_default=True,
               type=click.Choice(["table", "json"]), help="A table, or one JSON object.")
 @click.option("--per-document", is_flag=True, help="Also list every document's counts.")

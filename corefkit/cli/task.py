@@ -1,5 +1,7 @@
 """``corefkit task TASK SUBMISSIONS/``: the click command over
-:func:`corefkit.evaluation.task.run_task`.
+:func:`corefkit.evaluation.task.run_task`; ``corefkit task bundle TASK --platform
+codabench|codalab -o competition.zip`` writes a competition bundle
+(:mod:`corefkit.evaluation.task.bundle`).
 
 Importing this module imports click alone; the task runner is imported when the command
 runs. The leaderboard goes to stdout (table, JSON or CSV); rejections and warnings to stderr
@@ -15,10 +17,70 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import OUTPUT, Command
 from corefkit.cli.options import align_options, align_value, ignore_option, warn
 
 
-@click.command(name="task")
+class TaskCommand(Command):
+    """``task TASK SUBMISSIONS`` runs the task; ``task bundle TASK ...`` (the first argument
+    ``bundle``) writes its competition bundle instead. A task file named ``bundle`` is given
+    as ``./bundle``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] == "bundle":
+            # named under the group's context: "corefkit:task-bundle", not the run's arguments
+            name = f"{ctx.info_name} bundle" if ctx.parent is not None else \
+                f"{ctx.command_path} bundle"
+            ctx.meta["corefkit:task-bundle"] = bundle.make_context(
+                name, list(args[1:]), parent=ctx.parent)
+            return []
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        sub = ctx.meta.pop("corefkit:task-bundle", None)
+        if sub is not None:
+            with sub:
+                return bundle.invoke(sub)
+        return super().invoke(ctx)
+
+
+@click.command(name="bundle", cls=Command, examples=[
+    "corefkit task bundle examples/crac/task.toml --platform codabench -o competition.zip",
+    "corefkit task bundle examples/crac/task.toml --platform codalab -o codalab.zip",
+], groups={OUTPUT: ["platform", "vendor", "docker_image"]})
+@click.argument("task_file", metavar="TASK")
+@click.option("--platform", required=True, type=click.Choice(["codabench", "codalab"]),
+              help="The platform whose competition bundle to write.")
+@click.option("--output", "-o", required=True, metavar="ZIP",
+              help="The bundle to write (a new file).")
+@click.option("--title", default=None, help="The competition's title (default: the task's name).")
+@click.option("--vendor/--no-vendor", default=True, show_default=True,
+              help="Put corefkit's own source into the scoring program (its dependencies "
+                   "must be in the image either way).")
+@click.option("--docker-image", default="python:3.11", show_default=True, metavar="IMAGE",
+              help="The image the platform runs the scoring program in (with numpy, scipy, "
+                   "... of requirements.txt).")
+def bundle(task_file: str, platform: str, output: str, title: str | None, vendor: bool,
+           docker_image: str) -> None:
+    """Write the competition bundle of TASK for Codabench or CodaLab.
+
+    TASK is a task file with datasets. The bundle holds competition.yaml, the reference data
+    (task.json, gold/) and a scoring program that calls corefkit and writes scores.json
+    (Codabench) or scores.txt (CodaLab), as the platform runs it: python evaluate.py INPUT
+    OUTPUT, with the submission in INPUT/res and the reference data in INPUT/ref.
+    """
+    from corefkit.evaluation.task.bundle import write_bundle
+
+    names = write_bundle(task_file, platform, output, title=title, vendor=vendor,
+                         docker_image=docker_image)
+    click.echo(f"corefkit: wrote {output} ({len(names)} files, {platform})", err=True)
+
+
+@click.command(name="task", cls=TaskCommand, examples=[
+    "corefkit task examples/task/task.toml examples/task/submissions",
+    "corefkit task examples/task/task.toml examples/task/submissions -o board/ -f json",
+    "corefkit task bundle examples/crac/task.toml --platform codabench -o competition.zip",
+])
 @click.argument("task_file", metavar="TASK")
 @click.argument("submissions", metavar="SUBMISSIONS")
 @click.option("--output", "-o", default=None, metavar="DIR",
@@ -40,16 +102,14 @@ from corefkit.cli.options import align_options, align_value, ignore_option, warn
 def task(task_file: str, submissions: str, output: str | None, output_format: str,
          seed: int | None, jobs: int | None, engine: str, scheduler: str | None,
          ignore: tuple[str, ...], quiet: bool, **align_params: Any) -> None:
-    """Evaluate the submissions in SUBMISSIONS/ as the shared task TASK (a TOML or JSON
-    task file) prescribes, and print the leaderboard.
+    """Evaluate the submissions in SUBMISSIONS/ as the shared task TASK defines.
 
-    Every submission is validated and paired strictly with the gold first (documents,
-    sentences, words): a malformed or misaligned one is rejected with its first findings and
-    never scored. The rest are scored with the task's setting, ranked by its metrics, and
-    each is tested against the next one (paired test over documents). Example:
-
-    \b
-      corefkit task examples/task/task.toml examples/task/submissions -o /tmp/board
+    TASK is a TOML or JSON task file; the leaderboard is printed. Every submission is validated
+    and paired strictly with the gold first (documents, sentences, words): a malformed or
+    misaligned one is rejected with its first findings and never scored. The rest are scored
+    with the task's setting, ranked by its metrics, and each is tested against the next one
+    (paired test over documents). 'corefkit task bundle TASK --platform codabench|codalab
+    -o ZIP' writes the task's competition bundle instead ('corefkit task bundle --help').
     """
     from corefkit.evaluation.task import run_task
 

@@ -14,13 +14,19 @@ from typing import Any
 
 import click
 
+from corefkit.cli.help import Command
 from corefkit.cli.options import format_options, given, jobs_option, split_list
 from corefkit.errors import UsageError
 
 
-@click.command(name="validate")
+@click.command(name="validate", cls=Command, examples=[
+    "corefkit validate corpus/",
+    "corefkit validate key.conll response.conll --pair",
+    "corefkit validate key.conll --level 2 -f json --max-err 50",
+    "corefkit validate --list-checks",
+])
 @click.argument("paths", nargs=-1, metavar="FILE|DIR...")
-@click.option("--from", "input_format", default=None,
+@click.option("--from", "input_format", default=None, metavar="FORMAT",
               help="Format of the input (default: detected per file).")
 @click.option("--level", type=click.IntRange(1, 3), default=3, show_default=True,
               help="1: the file can be read; 2: and follows its format's conventions; "

@@ -84,6 +84,13 @@ class FormatSpec:
     # the documents have no names of their own (one per line of text): scoring pairs them with
     # the key's documents by their text
     pairs_by_content: bool = False
+    # False: corefkit reads the format but has no writer for it (a library's output that no
+    # tool reads back, such as CoreNLP's XML)
+    writes: bool = True
+    # False: the reader splits a raw text into words by its own rule, so the words a writer
+    # wrote come back as other words (fastcoref's "dog's" as dog ' s); what it wrote comes
+    # back once aligned to the words written (corefkit.alignment), character for character
+    words_kept: bool = True
 
     def reader(self) -> ModuleType:
         return importlib.import_module(self.package + ".reader")

@@ -50,6 +50,8 @@ SNIFF_BYTES = 64 * 1024
 # the format packages under corefkit/converters, each with a spec.py
 FORMAT_PACKAGES = ("conll2012", "lcc", "corefud", "ua_exploded", "mmax2", "brat", "gap",
                    "jsonlines", "webanno_tsv", "uima_cas", "text2text")
+# the outputs of NLP libraries, one package each under corefkit/converters/libraries
+LIBRARY_PACKAGES = ("fastcoref", "maverick", "spacy", "stanza", "corenlp")
 
 FORMATS: dict[str, FormatSpec] = {}
 ALIASES: dict[str, str] = {}
@@ -61,7 +63,7 @@ def register(spec: FormatSpec) -> None:
         ALIASES[alias.lower()] = spec.name
 
 
-for _package in FORMAT_PACKAGES:
+for _package in (*FORMAT_PACKAGES, *(f"libraries.{p}" for p in LIBRARY_PACKAGES)):
     _module = importlib.import_module(f"corefkit.converters.{_package}.spec")
     for _spec in getattr(_module, "SPECS", (_module.SPEC,)):  # a package may hold variants
         register(_spec)
@@ -212,6 +214,8 @@ def declared(spec: FormatSpec, side: str) -> tuple[Option, ...]:
     """
     if side == "read":
         return spec.read_options
+    if not spec.writes:
+        return ()
     if spec.write_option("discontinuous") is not None:
         return spec.write_options
     return (*spec.write_options, DISCONTINUOUS)
@@ -427,6 +431,10 @@ def write(
     something the format cannot hold, and no output file is created.
     """
     spec = output_format(path, format)
+    if not spec.writes:
+        writable = ", ".join(s.name for s in formats() if s.writes and s.writes_any_corpus)
+        raise UsageError(f"corefkit reads {spec.name} but does not write it; write one of "
+                         f"{writable}")
     mode = options.get("discontinuous", "drop")
     if mode not in DISCONTINUOUS_MODES:
         raise UsageError(f"unknown --discontinuous mode {mode!r}; expected one of "

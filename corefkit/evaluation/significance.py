@@ -195,3 +195,66 @@ def percentile_interval(values: np.ndarray, alpha: float, observed: float | None
         values = np.where(np.abs(values - observed) <= TOLERANCE, observed, values)
     low, high = np.percentile(values, [100 * alpha / 2, 100 * (1 - alpha / 2)])
     return float(low), float(high)
+
+
+# ============================================================================ many datasets
+def macro_value(totals: list[np.ndarray], stat: Statistic, score: str) -> np.ndarray:
+    """The mean over datasets of ``stat`` on each dataset's summed counts (any leading
+    shape): the macro-average CRAC ranks by."""
+    return sum(stat.value(t, score) for t in totals) / len(totals)  # type: ignore[return-value]
+
+
+def macro_permutation_test(a: list[np.ndarray], b: list[np.ndarray], stat: Statistic, score: str,
+                           permutations: int, rng: np.random.Generator
+                           ) -> tuple[float, int, bool]:
+    """Two-sided paired permutation test of the macro-average over datasets: (p, replicates,
+    exact).
+
+    ``a[d]`` and ``b[d]`` are the (documents × width) count matrices of two systems on
+    dataset d. Each replicate swaps the two systems' counts of every document (of every
+    dataset) with probability ½, recomputes each dataset's score from its swapped sums and
+    averages over the datasets; p = (1 + #{|Δ'| ≥ |Δ|}) / (1 + N), or the exact enumeration
+    over all 2^documents assignments when that is at most N (p = #{|Δ'| ≥ |Δ|} / 2^documents).
+    """
+    sizes = [x.shape[0] for x in a]
+    documents = sum(sizes)
+    sums_a, sums_b = [x.sum(axis=0) for x in a], [x.sum(axis=0) for x in b]
+    observed = abs(float(macro_value(sums_a, stat, score) - macro_value(sums_b, stat, score)))
+    deltas = [y - x for x, y in zip(a, b)]
+    exact = documents < 63 and 2 ** documents <= permutations
+    total = 2 ** documents if exact else permutations
+    offsets = np.cumsum([0] + sizes)
+    extreme = 0
+    for start in range(0, total, CHUNK):
+        size = min(CHUNK, total - start)
+        if exact:
+            codes = np.arange(start, start + size, dtype=np.int64)[:, None]
+            masks = ((codes >> np.arange(documents, dtype=np.int64)) & 1).astype(np.float64)
+        else:
+            masks = rng.integers(0, 2, size=(size, documents)).astype(np.float64)
+        diff = np.zeros(size)
+        for d, delta in enumerate(deltas):
+            shift = masks[:, offsets[d]:offsets[d + 1]] @ delta
+            diff += stat.value(sums_a[d] + shift, score) - stat.value(sums_b[d] - shift, score)
+        diff /= len(deltas)
+        extreme += int(np.count_nonzero(np.abs(diff) >= observed - TOLERANCE))
+    p = extreme / total if exact else (extreme + 1) / (permutations + 1)
+    return min(p, 1.0), total, exact
+
+
+def macro_bootstrap_differences(a: list[np.ndarray], b: list[np.ndarray], stat: Statistic,
+                                score: str, replicates: int, rng: np.random.Generator
+                                ) -> np.ndarray:
+    """Paired bootstrap replicates of the macro-average difference: the documents of each
+    dataset drawn with replacement within that dataset (the same draw for both systems); a
+    replicate where a dataset has no score on a side is NaN."""
+    out = np.zeros(replicates)
+    defined = np.ones(replicates, dtype=bool)
+    for x, y in zip(a, b):
+        weights = np.concatenate(bootstrap_weights(x.shape[0], replicates, rng)) \
+            if replicates else np.zeros((0, x.shape[0]))
+        ta, tb = weights @ x, weights @ y
+        defined &= stat.defined(ta) & stat.defined(tb)
+        out += stat.value(ta, score) - stat.value(tb, score)
+    out /= len(a)
+    return np.where(defined, out, np.nan)

@@ -118,7 +118,8 @@ class Report:
                     ("documents", "Documents", sections.browser(False))]
         metrics = testable(self.systems)
         return [("overview", "Overview",
-                 sections.overview(self.systems, self.tests, metrics, names, self.options)),
+                 sections.overview(self.systems, self.tests, metrics, names, self.options)
+                 + sections.long_range(self.systems)),
                 ("errors", "Errors", sections.errors_section(self.systems)),
                 ("documents", "Documents", sections.browser(True))]
 
@@ -184,7 +185,7 @@ def build(key: Any, responses: Sequence[Any] = (), *, labels: Sequence[str | Non
           title: str | None = None, metrics: Any = None, permutations: int = 10_000,
           bootstrap: int = 10_000, seed: int = 0, alpha: float = 0.1,
           page_tokens: int = DEFAULT_PAGE_TOKENS, type_table: Any = None,
-          anchors: str = "agreed", **options: Any) -> Report:
+          anchors: str = "agreed", strata: str | None = None, **options: Any) -> Report:
     """Read, score and analyse; see :func:`corefkit.report.report`."""
     if len(labels) > len(responses):
         raise UsageError(f"{len(labels)} labels given for {len(responses)} responses")
@@ -199,7 +200,19 @@ def build(key: Any, responses: Sequence[Any] = (), *, labels: Sequence[str | Non
         raise UsageError("--page-tokens must be at least 50")
     key_docs, response_docs = _read_all(key, responses, options)
     settings = {"permutations": permutations, "bootstrap": bootstrap, "seed": seed,
-                "alpha": alpha, "page_tokens": page_tokens, "type_table": type_table}
+                "alpha": alpha, "page_tokens": page_tokens, "type_table": type_table,
+                "strata": strata}
+    metric_options = None
+    if strata is not None and responses:  # the long-range section: strata join the metrics
+        from corefkit.scoring.metrics.strata import strata_request
+
+        if metrics is None and options.get("profile"):
+            from corefkit.scoring.profiles import profile_settings
+
+            metrics = profile_settings(options["profile"]).get("metrics")
+        if isinstance(metrics, (list, tuple)):
+            metrics = ",".join(metrics)
+        metrics, metric_options = strata_request(metrics or "all", strata)
     name = source_name(key)
     if not responses:
         facts = corpus_facts(key_docs, type_table)
@@ -207,7 +220,8 @@ def build(key: Any, responses: Sequence[Any] = (), *, labels: Sequence[str | Non
         return Report("corpus", title or f"corefkit report: {name}", name, key_docs,
                       facts=facts, options=settings, warnings=warnings)
     sources = [source_name(r) for r in responses]
-    systems = [run_system(label, source, key_docs, docs, metrics, options, type_table, anchors)
+    systems = [run_system(label, source, key_docs, docs, metrics, options, type_table, anchors,
+                          metric_options)
                for label, source, docs in zip(unique_labels(labels, sources), sources,
                                               response_docs)]
     tests = significance(systems, permutations=permutations, bootstrap=bootstrap, seed=seed,

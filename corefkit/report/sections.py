@@ -60,6 +60,47 @@ def figure(caption: str, content: str, attrs: str = "") -> str:
 
 
 # ---------------------------------------------------------------------------- comparison
+def long_range(systems: Sequence[System]) -> str:
+    """The long-range section (``--by``): CoNLL F1 and the F1 of its components per bucket of
+    entity size and of distance to the previous mention, every system side by side; the
+    buckets add up exactly to the overall scores (:mod:`corefkit.scoring.metrics.strata`)."""
+    from corefkit.scoring.metrics.strata import TITLES, _sorted_labels
+
+    found = [s.score.metrics.get("strata") for s in systems]
+    if not systems or any(f is None for f in found):
+        return ""
+    strata = [f.counts for f in found if f is not None]
+    parts = ["<h2>Long-range entities</h2>",
+             '<p class="note">Scores per bucket, in %: recall over the key mentions of the '
+             "bucket (their key entity's size, their distance to its previous mention), "
+             "precision over the response mentions likewise; the buckets' counts add up exactly "
+             "to the overall ones. <i>first</i>: first mentions (MUC and LEA credit links to the "
+             "later mention); <i>repeats</i>: what the CorefUD repeated-mention rule counts "
+             "beyond the mentions.</p>"]
+    for dimension, _ in strata[0].order:
+        buckets = _sorted_labels(tuple(dict.fromkeys(b for s in strata
+                                                     for b in s.buckets(dimension))))
+        header = ["bucket", "key mentions"] + [
+            f"{swatch(svg.colour(n))}{escape(s.label)} {m}" for n, s in enumerate(systems)
+            for m in ("MUC", "B³", "CEAFe", "CoNLL")]
+        rows = []
+        for bucket in buckets:
+            row = [escape(bucket), str(_units(strata[0].counts(dimension, bucket,
+                                                                 "bcub").recall_den))]
+            for s in strata:
+                row += [pct(s.counts(dimension, bucket, m).f1) for m in ("muc", "bcub", "ceafe")]
+                row.append(pct(s.conll(dimension, bucket)))
+            rows.append(row)
+        parts.append(f"<h3>by {escape(TITLES[dimension])}</h3>" + table(header, rows))
+    return f'<div id="long-range">{"".join(parts)}</div>'
+
+
+def _units(value: Any) -> str:
+    number = float(value)
+    return str(int(number)) if number.is_integer() else f"{number:.2f}"
+
+
+
 def scores_table(systems: Sequence[System], tests: Sequence[PairTest]) -> str:
     """Recall, precision and F1 of every metric and system; the best F1 in bold, with * when
     it is significantly better than every other system's."""

@@ -61,13 +61,15 @@ class System:
 
 def run_system(label: str, source: str, key: list[Document], documents: list[Document],
                metrics: Any, options: dict[str, Any], type_table: Any = None,
-               anchors: str = "agreed") -> System:
-    """Score and analyse one response (its documents) against the key."""
+               anchors: str = "agreed", metric_options: dict[str, Any] | None = None) -> System:
+    """Score and analyse one response (its documents) against the key (``metric_options``:
+    as :func:`corefkit.score` takes them, e.g. the strata's)."""
     from corefkit.scoring.api import score
     from corefkit.diagnosis.engine import analyze
 
     shared = {k: v for k, v in options.items() if k in SHARED_OPTIONS and v is not None}
-    report = score(key, documents, metrics, per_document=True, jobs=1, **shared)
+    report = score(key, documents, metrics, per_document=True, jobs=1,
+                   metric_options=metric_options, **shared)
     analysis = analyze(key, documents, type_table=type_table, anchors=anchors, **shared)
     grouped: dict[str, list[AnalysisError]] = {}
     for e in analysis.errors:

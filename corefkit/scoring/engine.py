@@ -157,8 +157,9 @@ class DocumentScorer:
                                         cfg)
         options = self.config.metric_options
         for metric in self.labelled:
-            counts[metric.name] = metric.compute(
-                aligned, table, {**metric.options, **options.get(metric.name, {})})
+            given = {**metric.options, **options.get(metric.name, {})}
+            counts[metric.name] = metric.compute(aligned, table, given, dict(counts)) \
+                if metric.with_counts else metric.compute(aligned, table, given)
         explanations = getattr(semantics, "explanations", None) or []
         result = DocumentCounts(key.name, semantics.finish(counts), [*notes, *aligned.notes],
                                 aligned.key_repeats, aligned.response_repeats,

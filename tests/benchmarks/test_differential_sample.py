@@ -42,3 +42,23 @@ def test_a_sample_of_zero_bearing_pairs_agrees_with_the_corefud_scorer():
         assert all("corefud.misplaced-empty-node" in r for r in result.refusals), result.refusals
         compared += sum(result.compared.values())
     assert compared == len(SEEDS) * 2 * 12 * 8 * 3   # pairs × writers × modes × metrics × R/P/F
+
+
+def test_a_key_window_keeps_the_entities_its_bridges_and_split_antecedents_name():
+    """A window of original sentences never keeps a Bridge or SplitAnte whose entity it cut
+    away (such a key is malformed: the harness counted it as a failure)."""
+    sys.path[:0] = [str(ROOT / "benchmarks")]
+    try:
+        import random
+
+        from difftest.corefud_pair import _references_resolve, original_documents, window
+    finally:
+        del sys.path[0]
+    rng = random.Random(3)
+    cuts_with_links = 0
+    for _, _, data in original_documents():
+        for _ in range(4):
+            kept = [b for b in window(data, rng).split(b"\n\n") if b.strip()]
+            assert _references_resolve(kept)
+            cuts_with_links += b"Bridge=" in b"".join(kept) and len(kept) < data.count(b"\n\n")
+    assert cuts_with_links > 20      # the property is exercised on windows holding bridges

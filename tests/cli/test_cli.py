@@ -224,7 +224,7 @@ def test_every_command_is_found_and_imported_only_when_used():
              "print(sorted(m for m in sys.modules if m.startswith('corefkit.cli.')))")
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                            cwd=ROOT, check=True).stdout.splitlines()[-1]
-    assert found == "['corefkit.cli.listings', 'corefkit.cli.main']"
+    assert found == "['corefkit.cli.help', 'corefkit.cli.listings', 'corefkit.cli.main']"
 
 
 def test_unknown_command_is_bad_usage(capsys):

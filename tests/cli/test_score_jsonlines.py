@@ -87,9 +87,10 @@ def test_a_response_with_other_words_names_the_first_one(capsys, tmp_path):
 
 
 def test_the_readme_commands_run(capsys, tmp_path, monkeypatch):
-    section = (ROOT / "README.md").read_text().split("## From a neural system's output", 1)[1]
-    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
-    commands = [line.split()[1:] for line in block.splitlines() if line.startswith("corefkit ")]
+    page = ROOT / "docs" / "guides" / "score-a-system.md"
+    section = page.read_text().split("## From a neural system's output", 1)[1]
+    block = section.split("```console\n", 1)[1].split("```", 1)[0]
+    commands = [line.split()[2:] for line in block.splitlines() if line.startswith("$ corefkit ")]
     assert len(commands) >= 5
     monkeypatch.chdir(tmp_path)
     for command in commands:

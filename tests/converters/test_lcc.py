@@ -18,6 +18,7 @@ from corefkit.converters.lcc import reader as lcc
 from corefkit.converters.lcc import spec as lcc_spec
 from corefkit.converters.lcc import writer as lcc_writer
 from corefkit.converters.loss import ConversionReport, crossing_same_entity_mentions, describe_mention
+from corefkit.alignment import AlignmentPolicy, align
 from corefkit.converters.registry import FORMATS, guess_format, read, write
 from corefkit.errors import FormatError, UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, typed_links
@@ -311,6 +312,16 @@ def test_rejected_documents(data, check):
     with pytest.raises(FormatError) as info:
         read_bytes(data)
     assert info.value.check == check
+    assert info.value.line is not None   # every error names its line (no 'content' key: 1)
+
+
+def test_no_content_names_the_content_line_or_the_object():
+    with pytest.raises(FormatError) as info:
+        read_bytes(b'{\n "id": 1,\n "content": 3}')
+    assert (info.value.check, info.value.line) == ("lcc.no-content", 3)
+    with pytest.raises(FormatError) as info:    # other tools' JSON, as a fuzz test feeds it
+        read_bytes(b'{\n "text": "x",\n "clusters": []}')
+    assert (info.value.check, info.value.line) == ("lcc.no-content", 1)
 
 
 def test_missing_version_lists_the_versions_present():
@@ -496,6 +507,8 @@ def test_lcc_through_every_registered_format(target, tmp_path):
         back = list(read(out, format=target))
         assert len(back) == 1
         back = back[0]
+        if not spec.words_kept:  # raw text split by the reader's rule: align to the words
+            back = align(doc, back, AlignmentPolicy(merged="keep")).document
         assert len([t for t in back.tokens if not t.is_empty]) == len(doc.tokens)
         kept = {m.tokens for m in back.mentions if m.layer == IDENTITY}
         original = {m.tokens for m in doc.mentions if m.layer == IDENTITY}

@@ -253,15 +253,16 @@ def test_missing_conllu_is_a_usage_error(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_readme_example_runs(monkeypatch: pytest.MonkeyPatch):
-    """The README's bridge example (a ``py`` block: the first ``python`` block is the API
-    example that tests/test_readme.py runs) on a GUM file."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The documentation's bridge example (a ``py`` block of docs/guides/
+    build-and-check-a-corpus.md) on a GUM file."""
+    readme = (ROOT / "docs" / "guides" / "build-and-check-a-corpus.md").read_text(encoding="utf-8")
     (block,) = [b for b in re.findall(r"```py\n(.*?)```", readme, flags=re.DOTALL)
                 if "corefkit.interop.conllu" in b]
     assert len(block.strip().splitlines()) == 5
     path = DEP[0]
     monkeypatch.chdir(path.parent)
     namespace: dict = {}
-    exec(compile(block.replace("doc.conllu", path.name), "README.md", "exec"), namespace)
+    exec(compile(block.replace("doc.conllu", path.name), "build-and-check-a-corpus.md", "exec"),
+         namespace)
     same_documents(list(corefkit.read(path.name)), namespace["docs"])
     assert serialized(namespace["sentences"]) == path.read_text(encoding="utf-8")

@@ -132,7 +132,8 @@ def tab(page: Any, name: str) -> None:
 
 @pytest.fixture(scope="module")
 def gum_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The README's command: GUM (46 documents) against two systems."""
+    """The documentation's command (docs/guides/understand-the-errors.md): GUM (46 documents)
+    against two systems."""
     out = tmp_path_factory.mktemp("gum") / "gum-report.html"
     code = main(["report", str(GUM), str(GUM_PAIR / "response-mild.conllu"),
                  str(GUM_PAIR / "response-heavy.conllu"), "--label", "mild", "--label",
@@ -219,7 +220,7 @@ def test_error_category_filter(gum: Opened):
 
 
 def test_screenshot_for_the_readme(gum: Opened, tmp_path: Path):
-    """The README's picture: the browser with a chain highlighted (docs/report-screenshot.png
+    """The documentation's picture: the browser with a chain highlighted (docs/report-screenshot.png
     is replaced when COREFKIT_UPDATE_SCREENSHOT is set)."""
     page = gum.page
     page.set_viewport_size({"width": 1440, "height": 900})

@@ -373,8 +373,8 @@ def test_example_runs():
 
 
 def test_readme_block_runs(capsys):
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## From a neural system's output", 1)[1].split("\n## ", 1)[0]
+    readme = (ROOT / "docs" / "guides" / "score-a-system.md").read_text()
+    section = readme.split("## Inside a training loop", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
     assert len(blocks) == 1 and 6 <= len(blocks[0].strip().splitlines()) <= 10
     exec(compile(blocks[0], "README.md", "exec"), {})

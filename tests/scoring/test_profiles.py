@@ -34,6 +34,12 @@ PRINTED = {
     "codi-crac22-br": {"lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "bridging"},
     "crac18": {"lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "non_referring"},
     "craft19": {"muc", "bcub", "ceafe"},
+    # CRAC 2022: CorefUD scorer 1.0 printed the standard metrics only (MOR and zero came in 1.1)
+    "crac22": {"muc", "bcub", "ceafe", "ceafm", "blanc", "lea"},
+    "crac23": {"muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero"},
+    "crac24": {"muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero"},
+    "crac25": {"muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero"},
+    "crac26": {"muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero"},
 }
 # Which cases of the real-data suites are each profile's setting.
 SUITE_MODES = {
@@ -45,6 +51,12 @@ SUITE_MODES = {
                  and o["zero_match_method"] == "dependent"),
     "corefud-exact": ("real-corefud.json", lambda o: o["match"] == "exact"
                       and o["keep_singletons"] and o["zero_match_method"] == "linear"),
+    "crac22": ("real-corefud.json", lambda o: o["match"] == "partial-corefud"
+               and not o["keep_singletons"] and o["zero_match_method"] == "linear"),
+    "crac23": ("real-corefud.json", lambda o: o["match"] == "head" and not o["keep_singletons"]
+               and o["zero_match_method"] == "linear"),
+    **{year: ("real-corefud.json", lambda o: o["match"] == "head" and not o["keep_singletons"]
+              and o["zero_match_method"] == "dependent") for year in ("crac24", "crac25", "crac26")},
     "codi-crac21": ("real-ua.json", lambda o: _ua_mode(o) == "default"),
     "codi-crac22-ar": ("real-ua.json", lambda o: _ua_mode(o) == "default"),
     "codi-crac22-dd": ("real-ua.json", lambda o: _ua_mode(o) == "evaluate_discourse_deixis"),
@@ -71,7 +83,7 @@ def test_a_profile_prints_what_its_official_scorer_prints(profile):
     path = CONFORMANCE / "real/data/codi-crac22/AMI_dev_v2.2022.ES2004a.CONLLUA"
     if profile == "conll12":
         path = REAL / "data/litbank/key.conll"
-    elif profile in ("crac", "crac-llm", "corefud-exact"):
+    elif profile in ("crac", "crac-llm", "corefud-exact") or profile.startswith("crac2"):
         path = REAL / "data/gum-corefud/key.conllu"
     report = corefkit.score(path, path, profile=profile)
     assert set(report.metrics) == PRINTED[profile] | {"conll"}

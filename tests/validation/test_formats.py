@@ -1,5 +1,5 @@
-"""CorefUD, CoNLL-UA, LCC, MMAX2, brat, GAP, WebAnno TSV, UIMA CAS and text2text: every check id
-has a fixture that triggers it alone.
+"""CorefUD, CoNLL-UA, LCC, MMAX2, brat, GAP, WebAnno TSV, UIMA CAS, text2text and the NLP
+libraries' outputs: every check id has a fixture that triggers it alone.
 
 Fixtures are named after their check (``corefud/bad-columns.conllu`` triggers
 ``corefud.bad-columns``); ``valid*`` fixtures trigger nothing. They are written by the
@@ -24,7 +24,15 @@ FOLDERS = {"corefud": ("corefud", ".conllu"), "ua": ("ua", ".conllua"),
            "gap": ("gap", ".tsv"), "webanno-tsv": ("webanno-tsv", ".tsv"),
            "uima-cas": ("cas", ""),
            "text2text": ("text2text", ".t2t"),
-           "text2text-json": ("text2text-json", ".t2t.json")}
+           "text2text-json": ("text2text-json", ".t2t.json"),
+           "fastcoref": ("fastcoref", ".jsonl"), "maverick": ("maverick", ".jsonl"),
+           "spacy": ("spacy", ".jsonl"), "stanza": ("stanza", ".conllu"),
+           "stanza-json": ("stanza-json", ".json"), "corenlp": ("corenlp", ".xml"),
+           "corenlp-json": ("corenlp-json", ".json")}
+# folders whose files are read as a named format (their broken files show no format of their
+# own; fastcoref and Maverick files are detected as jsonlines)
+FORMAT_OF = {folder: folder for folder in ("fastcoref", "maverick", "spacy", "stanza",
+                                           "stanza-json", "corenlp", "corenlp-json")}
 # fixture -> check, where the name alone does not say it
 SPECIAL = {"lcc/zero-no-empty-node.nkas.json": "zero.no-empty-node",
            "mmax2/crossing": "mention.crossing-same-entity"}
@@ -88,7 +96,7 @@ def run(key: str):
     path = VALIDATION / key
     if path.is_dir() and key.startswith("mmax2/") and not any(path.glob("*.mmax")):
         path = path / "project"  # the project sits below its common_files folder
-    return validate(path, read_options=OPTIONS.get(key))
+    return validate(path, format=FORMAT_OF.get(key.split("/")[0]), read_options=OPTIONS.get(key))
 
 
 @pytest.mark.parametrize(("key", "check"), FIXTURES, ids=[k for k, _ in FIXTURES])
@@ -115,6 +123,8 @@ def test_every_check_has_a_fixture():
     covered |= {"mmax2.bad-map", "mmax2.common-paths-local"}
     # the tool formats' writer repairs (tests/converters/test_webanno_tsv.py)
     covered |= {"webanno-tsv.form-changed", "cas.form-changed"}
+    # the library writers' repairs (tests/converters/test_libraries.py)
+    covered |= {"fastcoref.form-changed", "spacy.form-changed", "maverick.flat-tokens"}
     covered |= {c for extra in TOGETHER.values() for c in extra}
     covered |= {"file.unreadable"}  # tests/validation/test_engine.py
     covered |= {c.id for c in all_checks() if c.origin == "pair"}  # tests/validation/test_pair.py

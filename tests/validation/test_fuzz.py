@@ -22,6 +22,8 @@ from corefkit.validation import validate
 from tests.conftest import CONFORMANCE, CORPORA
 from tests.validation.helpers import VALIDATION
 
+LIBRARIES = Path(__file__).resolve().parents[2] / "examples" / "libraries"
+
 EXAMPLES = int(os.environ.get("COREFKIT_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -42,6 +44,18 @@ SAMPLES = {
     "webanno-tsv": [CORPORA / "inception" / "tsv3-suite" / "testStackedChain" / "reference.tsv",
                     CORPORA / "inception" / "tsv3-suite" / "testSubtokenChain" / "reference.tsv",
                     Path(__file__).resolve().parents[1] / "fixtures" / "webanno" / "gum-small.tsv"],
+    # the NLP libraries' outputs
+    "fastcoref": [CORPORA / "system-outputs" / "fastcoref" / "out_test.jsonlines",
+                  VALIDATION / "fastcoref" / "valid.jsonl"],
+    "maverick": [VALIDATION / "maverick" / "valid.jsonl"],
+    "spacy": [LIBRARIES / "spacy" / "spacy-experimental.jsonl", VALIDATION / "spacy" / "valid.jsonl"],
+    "stanza": [CORPORA / "system-outputs" / "stanza" / "coref_doc_example.tabs.conllu",
+               VALIDATION / "stanza" / "valid.conllu"],
+    "stanza-json": [VALIDATION / "stanza-json" / "valid.json"],
+    "corenlp": [CORPORA / "system-outputs" / "corenlp" / "input.txt.xml",
+                VALIDATION / "corenlp" / "valid.xml"],
+    "corenlp-json": [CORPORA / "system-outputs" / "corenlp" / "corenlp-parser_headlines.json",
+                     VALIDATION / "corenlp-json" / "valid.json"],
 }
 # characters that str.isdigit() accepts but int() refuses, and other Unicode traps
 UNICODE = ["\u00b2", "\u0663", "\u00a0", "\u2028", "\u0085", "\ufeff", "\U0001f600", "\x00"]
@@ -65,6 +79,26 @@ PIECES = {
                     "#T_CH=x|referenceType|referenceRelation\n", "#T_RL=r|v|BT_a\n",
                     "#FORMAT=WebAnno TSV 3.3\n", "#Sentence.id=", "-", ".", "\r"],
 }
+_JSON = ['"', "[", "]", "{", "}", ",", ":", "-1", "0", "99999", "null", "true", "[0, 1]",
+         "[[0, 1]]", "[]", "{}", "1.5", '"x"', "\n"]
+PIECES.update({
+    "fastcoref": [*_JSON, '"text"', '"clusters"', '"clusters_strings"', '"doc_key"'],
+    "maverick": [*_JSON, '"tokens"', '"clusters_token_offsets"', '"clusters_char_offsets"',
+                 '"clusters_token_text"', '"clusters_char_text"', '"text"'],
+    "spacy": [*_JSON, '"text"', '"tokens"', '"sents"', '"spans"', '"start"', '"end"',
+              '"coref_clusters_1"', '"coref_head_clusters_1"', '"head"'],
+    "stanza": ["\t", "|", "=", ",", "\n", "\n\n", "coref_chains=", "unit-id0", "start-repr-id0",
+               "middle-id1", "end-id0", "ner=", "start_char=", "end_char=", "1-2", "5.1",
+               "# text = x\n", "# newdoc id = d\n", "_", "-"],
+    "stanza-json": [*_JSON, '"id"', '"text"', '"start_char"', '"end_char"', '"coref_chains"',
+                    '"index"', '"is_start"', '"is_end"', '"representative_text"', "[1, 2]"],
+    "corenlp": ["<", ">", "</", "<mention>", "</mention>", "<start>", "<end>", "<head>",
+                "<sentence>", "<text>", "<token>", "<word>", "<CharacterOffsetBegin>", "&amp;",
+                "&x;", "<!DOCTYPE r [<!ENTITY x 'y'>]>", "0", "99", "-1"],
+    "corenlp-json": [*_JSON, '"sentences"', '"tokens"', '"word"', '"corefs"', '"sentNum"',
+                     '"startIndex"', '"endIndex"', '"headIndex"', '"characterOffsetBegin"',
+                     '"before"', '"after"', '"originalText"'],
+})
 
 
 for _pieces in PIECES.values():

@@ -13,7 +13,9 @@ from tests.conftest import ROOT
 PREFIX = {"conll2012": "conll", "corefud": "corefud", "lcc": "lcc", "mmax2": "mmax2",
           "ua-exploded": "ua", "jsonlines": "jsonlines", "brat": "brat", "gap": "gap",
           "webanno-tsv": "webanno-tsv", "uima-cas": "cas",
-          "text2text": "text2text", "text2text-json": "text2text-json"}
+          "text2text": "text2text", "text2text-json": "text2text-json",
+          "fastcoref": "fastcoref", "maverick": "maverick", "spacy": "spacy", "stanza": "stanza",
+          "stanza-json": "stanza-json", "corenlp": "corenlp", "corenlp-json": "corenlp-json"}
 # the checks of the annotation-tool layers' shared builder (tool_layers/build.py), which each
 # reader reports under its own prefix
 TOOL_LAYER_CHECKS = ("span-outside-tokens", "self-relation", "relation-within-entity")

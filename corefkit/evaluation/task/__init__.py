@@ -11,8 +11,15 @@
 
 * :mod:`corefkit.evaluation.task.spec`: the task file (TOML or JSON,
   ``schemas/task.schema.json``) and :class:`Task`;
-* :mod:`corefkit.evaluation.task.runner`: validation and strict pairing of each submission,
-  scoring, ranking and the paired tests between neighbours in the ranking;
+* :mod:`corefkit.evaluation.task.runner`: running a task — ranking and the paired tests
+  between neighbours in the ranking; :mod:`corefkit.evaluation.task.submission`: finding the
+  submissions, validation and strict pairing of each, scoring;
+* :mod:`corefkit.evaluation.task.datasets`, :mod:`~corefkit.evaluation.task.multi` and
+  :mod:`~corefkit.evaluation.task.board`: tasks with several datasets (``datasets`` in the
+  task file), ranked by the macro-average as CRAC ranks, with variants, long-range tables and
+  tests per dataset and of the macro-average;
+* :mod:`corefkit.evaluation.task.bundle`: Codabench and CodaLab competition bundles whose
+  scoring program calls corefkit (``corefkit task bundle``);
 * :mod:`corefkit.evaluation.task.leaderboard`: the :class:`Leaderboard` and its table, CSV and
   JSON (``schemas/leaderboard.schema.json``), the output folder and the hook for more
   renderers (:func:`register_output`: the HTML report reads ``leaderboard.json`` and

@@ -25,7 +25,7 @@ import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,34 +40,21 @@ from corefkit.evaluation.task.leaderboard import (
     write_outputs,
 )
 from corefkit.evaluation.task.spec import Task, load_task
-from corefkit.model import Document
-from corefkit.validation.engine import Run, iterate
 
-# what the pair checks keep of one document (its words and sentences, not the document)
-from corefkit.checks.plugins import FormatPlugin
-from corefkit.validation.pair import DOCUMENTS as PAIR_DOCUMENTS
-from corefkit.validation.pair import NO_PLUGIN
-from corefkit.validation.pair import _Side as DocumentSummary
-from corefkit.validation.pair import compare as pair_incidents
+if TYPE_CHECKING:
+    from corefkit.evaluation.task.board import DatasetLeaderboard
+from corefkit.evaluation.task.submission import (  # noqa: F401  (runner.X stays importable)
+    DocumentSummary,
+    Prepared,
+    Submission,
+    check_submission,
+    discover,
+    document_rows,
+    prepare,
+    score_submission,
+)
 
 Progress = Callable[[str, str], None]   # (submission, stage)
-
-
-@dataclass(frozen=True)
-class Submission:
-    name: str
-    path: str
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """What every submission is checked and scored against."""
-
-    gold_format: str
-    submission_format: str | None       # None: detected per file
-    metrics: tuple[str, ...]            # scored: the setting's, ranking metrics, components
-    gold: tuple[DocumentSummary, ...]
-    documents: int
 
 
 def run_task(
@@ -81,9 +68,12 @@ def run_task(
     seed: int | None = None,
     progress: Progress | None = None,
     align: Any = None,
-) -> Leaderboard:
+) -> Leaderboard | DatasetLeaderboard:
     """Run the shared task ``task`` (a task file, a mapping of its content or a
     :class:`Task`) on the submissions in the folder ``submissions``; the leaderboard.
+
+    A task with ``datasets`` gives a :class:`~corefkit.evaluation.task.board.DatasetLeaderboard`
+    (:mod:`corefkit.evaluation.task.multi`): the macro-average over the datasets ranks.
 
     ``output``: a folder for ``leaderboard.json``, ``.csv``, ``.txt`` and the submissions'
     score reports (:func:`corefkit.evaluation.task.leaderboard.write_outputs`). ``jobs``,
@@ -104,6 +94,16 @@ def run_task(
         spec = replace(spec, scoring={**spec.scoring, "align": align})
     if output is not None:
         check_output(output)
+    if spec.datasets:  # many datasets: one macro-averaged leaderboard
+        from corefkit.evaluation.task.board import write_dataset_outputs
+        from corefkit.evaluation.task.multi import run_datasets
+
+        several = run_datasets(spec, os.fspath(submissions),
+                               {"jobs": jobs, "engine": engine, "scheduler": scheduler},
+                               progress)
+        if output is not None:
+            write_dataset_outputs(several, output)
+        return several
     prepared = prepare(spec)
     found, warnings = discover(os.fspath(submissions), spec)
     entries, rejected, matrices = evaluate(
@@ -148,137 +148,6 @@ def evaluate(found: list[Submission], task: Task, prepared: Prepared, engine: di
     return entries, rejected, matrices
 
 
-# ============================================================================ the gold
-def prepare(task: Task) -> Prepared:
-    """Resolve the setting and read and check the gold (an error if it does not pass the
-    task's validation level: every submission would be measured against it)."""
-    from corefkit.converters.registry import expand_paths, get
-    from corefkit.scoring.config import ScoreConfig
-    from corefkit.scoring.metrics.registry import parse_metrics
-
-    if not os.path.exists(task.gold):
-        raise UsageError(f"the gold {task.gold} does not exist")
-    gold_format = get(task.gold_format).name if task.gold_format else \
-        expand_paths(task.gold)[0][1]
-    wanted = task.submissions.format
-    submission_format = None if wanted == "auto" else get(wanted or gold_format).name
-    options = {k: v for k, v in task.scoring.items()
-               if k not in ("passes", "read_options", "align")}
-    config = ScoreConfig.build(detected_format=gold_format, **options)
-    names = list(config.metrics) + [k.metric for k in task.ranking]
-    if task.primary.metric == "conll" and task.significance.test != "none":
-        names += ["muc", "bcub", "ceafe"]  # the test resamples conll from its components
-    metrics = tuple(parse_metrics(list(dict.fromkeys(names)), config.semantics))
-    # every level: scoring refuses a gold with an error of any level, and a problem of the
-    # gold is the task's, not each submission's
-    run = Run(format=gold_format, level=3, exclude=task.exclude,
-              read_options=task.scoring.get("read_options"))
-    summaries: list[DocumentSummary] = []
-
-    def observe(doc: Document, plugin: FormatPlugin, file: str) -> None:
-        summaries.append(DocumentSummary.of(doc, plugin, file))
-
-    for _ in iterate(run, task.gold, observe):
-        pass
-    errors = [f for f in run.result if f.is_error]
-    if errors:
-        shown = "; ".join(f.to_text() for f in errors[:task.show])
-        raise CorefkitError(f"the gold {task.gold} does not pass validation "
-                            f"({counted(len(errors), 'error')}): {shown}; fix it, or leave the "
-                            "checks out with [validation] exclude")
-    return Prepared(gold_format, submission_format, metrics, tuple(summaries), len(summaries))
-
-
-# ============================================================================ submissions
-def discover(directory: str, task: Task) -> tuple[list[Submission], list[Repair]]:
-    """The submissions in ``directory`` (sorted by name) and notes on what was left out."""
-    if not os.path.isdir(directory):
-        raise UsageError(f"{directory}: not a folder of submissions")
-    layout = task.submissions
-    kind = "folder" if layout.layout == "folder" else "file"
-    found: list[tuple[str, str]] = []
-    notes: list[Repair] = []
-    for entry in sorted(os.listdir(directory)):
-        full = os.path.join(directory, entry)
-        if entry.startswith(".") or (layout.pattern and not fnmatch.fnmatch(entry, layout.pattern)):
-            continue
-        if os.path.isdir(full) != (kind == "folder"):
-            notes.append(Repair("task.ignored", f"{entry} is not a {kind} (layout "
-                                f"{layout.layout}): not a submission", file=full,
-                                action="ignored"))
-            continue
-        found.append((entry, full))
-    if not found:
-        what = f" matching {layout.pattern!r}" if layout.pattern else ""
-        raise UsageError(f"{directory}: no submission {kind}{what} in it (layout "
-                         f"{layout.layout})")
-    stems = [os.path.splitext(e)[0] if layout.layout == "file" else e for e, _ in found]
-    names = [s if stems.count(s) == 1 else e for s, (e, _) in zip(stems, found)]
-    return [Submission(n, p) for n, (_, p) in zip(names, found)], notes
-
-
-def check_submission(submission: Submission, task: Task, prepared: Prepared
-                     ) -> list[Finding] | Rejection:
-    """Validation, then pairing with the gold: the warnings found, or the rejection."""
-    run = Run(format=prepared.submission_format, level=task.level, exclude=task.exclude,
-              read_options=task.scoring.get("read_options"))
-    summaries: list[DocumentSummary] = []
-
-    def observe(doc: Document, plugin: FormatPlugin, file: str) -> None:
-        summaries.append(DocumentSummary.of(doc, plugin, file))
-
-    try:
-        for _ in iterate(run, submission.path, observe):
-            pass
-    except UsageError as exc:  # a folder without a file of the format
-        return Rejection(submission.name, submission.path, "layout", str(exc), errors=1)
-    if any(f.is_error for f in run.result):
-        return _rejection(submission, "validation", list(run.result), task.show)
-    pairing = Run(level=1)  # the pair checks always run: they are what makes scores comparable
-    incidents = pair_incidents(list(prepared.gold), summaries)
-    if task.scoring.get("align"):  # aligned to the gold's words: only the documents must pair
-        incidents = [i for i in incidents if i.check == PAIR_DOCUMENTS]
-    found = [pairing.make_finding(incident, NO_PLUGIN, None, incident.file or "")
-             for incident in incidents]
-    findings = [f for f in found if f is not None]
-    if any(f.is_error for f in findings):
-        return _rejection(submission, "pairing", findings, task.show)
-    return [*run.result, *findings]
-
-
-def _rejection(submission: Submission, stage: str, findings: list[Finding], show: int
-               ) -> Rejection:
-    errors = [f for f in findings if f.is_error]
-    return Rejection(submission.name, submission.path, stage, errors[0].to_text(),
-                     tuple(errors[:show]), len(errors), len(findings) - len(errors))
-
-
-def score_submission(submission: Submission, task: Task, prepared: Prepared, warnings: int,
-                     engine: dict[str, Any]) -> Entry | Rejection:
-    """The scored entry (values of the ranking keys as exact fractions), or the rejection
-    when the scorer refuses the submission."""
-    from corefkit.scoring.api import score
-    from corefkit.evaluation.significance import exact_score
-
-    options = {k: v for k, v in task.scoring.items() if k != "metrics"}
-    try:
-        report = score(task.gold, submission.path, list(prepared.metrics),
-                       key_format=prepared.gold_format,
-                       response_format=prepared.submission_format, per_document=True,
-                       **options, **engine)
-    except UsageError:
-        raise
-    except CorefkitError as exc:
-        return Rejection(submission.name, submission.path, "scoring", str(exc), errors=1)
-    values: dict[str, Fraction] = {}
-    for key in task.ranking:
-        value = exact_score(report, key.metric, key.score)
-        if value is None:
-            raise UsageError(f"[ranking]: {key.label} has no value to rank by")
-        values[key.label] = Fraction(value)
-    return Entry(submission.name, submission.path, report, values, warnings)
-
-
 # ============================================================================ ranking and tests
 def rank(entries: list[Entry]) -> None:
     """Sort by the ranking values, best first (then by name); equal values share a rank
@@ -291,19 +160,6 @@ def rank(entries: list[Entry]) -> None:
             entry.rank = previous.rank
         else:
             entry.rank = n + 1
-
-
-def document_rows(entry: Entry, task: Task) -> dict[str, np.ndarray]:
-    """The primary metric's count vector of every document (name -> row)."""
-    from corefkit.evaluation.significance import statistic
-
-    try:
-        stat = statistic(task.primary.metric, entry.report)
-    except UsageError as exc:
-        raise UsageError(f"[significance]: cannot test {task.primary.label}: {exc}; rank by "
-                         "another primary metric or set test = \"none\"") from None
-    return {d.name: np.array(stat.row(d.metrics), dtype=np.float64)
-            for d in entry.report.per_document or []}
 
 
 def test_neighbours(entries: list[Entry], matrices: dict[str, dict[str, np.ndarray]],

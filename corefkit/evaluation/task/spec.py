@@ -73,6 +73,29 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class Dataset:
+    """One dataset of a multi-dataset task: its name and gold (file or folder)."""
+
+    name: str
+    gold: str
+    format: str | None = None
+
+    @property
+    def file_name(self) -> str:
+        """The name a submission's file for this dataset has (the gold file's)."""
+        return os.path.basename(self.gold.rstrip(os.sep))
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An extra leaderboard column: scoring overrides and the value shown."""
+
+    name: str
+    overrides: dict[str, Any]
+    metric: str | None = None      # None: the primary ranking value
+
+
+@dataclass(frozen=True)
 class Task:
     """A shared task: gold, official setting, acceptance, ranking, test and layout."""
 
@@ -87,6 +110,11 @@ class Task:
     ranking: tuple[RankKey, ...] = (RankKey("conll"),)      # primary first, then tie-breakers
     significance: Significance = Significance()
     submissions: Layout = Layout()
+    datasets: tuple[Dataset, ...] = ()       # several: one macro-averaged leaderboard
+    missing: str = "zero"                    # a dataset without a submission file
+    variants: tuple[Variant, ...] = ()
+    strata: str | None = None
+    track: str = "standard"                  # "llm": text answers aligned to the gold
 
     @property
     def primary(self) -> RankKey:
@@ -102,7 +130,11 @@ class Task:
             "ranking": {"primary": self.primary.label,
                         "tie_breakers": [k.label for k in self.ranking[1:]]},
             "significance": asdict(self.significance),
-            "submissions": asdict(self.submissions),
+            "submissions": asdict(self.submissions), "track": self.track,
+            **({"datasets": [asdict(d) for d in self.datasets], "missing": self.missing,
+                "variants": {v.name: {**v.overrides, "metric": v.metric or self.primary.label}
+                             for v in self.variants},
+                "strata": self.strata} if self.datasets else {}),
         }
 
 
@@ -183,12 +215,88 @@ def _build(data: dict[str, Any], folder: str, file: str | None) -> Task:
     significance = Significance(**data.get("significance", {}))
     if significance.test == "bootstrap" and significance.bootstrap < 1:
         raise UsageError("[significance]: test = \"bootstrap\" needs bootstrap >= 1 replicates")
-    gold = os.path.normpath(os.path.join(folder, data["gold"]))
+    datasets = _datasets(data, folder) if "datasets" in data else ()
+    gold = os.path.normpath(os.path.join(folder, data["gold"])) if "gold" in data else \
+        os.path.commonpath([d.gold for d in datasets]) if datasets else folder
+    profile = scoring.get("profile")
+    strata = data.get("strata", _profile_value(profile, "strata"))
+    if strata is not None:
+        from corefkit.scoring.metrics.strata import dimensions
+
+        dimensions(strata)  # an unknown stratum: a usage error now
+    track = data.get("track", "standard")
+    layout = dict(data.get("submissions", {}))
+    if track == "llm":  # the LLM track: answers in text2text, aligned to the gold's words
+        scoring.setdefault("align", "expand")
+        layout.setdefault("format", "text2text")
+        if not scoring["align"]:
+            raise UsageError("track = \"llm\": the answers are text, aligned to the gold's "
+                             "words; [scoring] align cannot be false")
     return Task(gold=gold, name=data.get("name", ""), file=file,
                 gold_format=data.get("gold_format"), scoring=scoring,
                 level=validation.get("level", 2), exclude=tuple(validation.get("exclude", ())),
                 show=validation.get("show", 5), ranking=tuple(keys),
-                significance=significance, submissions=Layout(**data.get("submissions", {})))
+                significance=significance, submissions=Layout(**layout),
+                datasets=datasets, missing=data.get("missing", "zero"),
+                variants=_variants(data, profile) if datasets else (),
+                strata=strata if datasets else None, track=track)
+
+
+def _profile_value(profile: str | None, key: str) -> Any:
+    if profile is None:
+        return None
+    from corefkit.scoring.profiles import profile_settings
+
+    return profile_settings(profile).get(key)
+
+
+def _variants(data: dict[str, Any], profile: str | None) -> tuple[Variant, ...]:
+    given = data.get("variants")
+    if given is None:
+        given = _profile_value(profile, "variants") or {}
+    found = []
+    for name, settings in given.items():
+        overrides = {k: v for k, v in settings.items() if k != "metric"}
+        metric = settings.get("metric")
+        if metric is not None:
+            metric = RankKey.parse(metric).label
+        found.append(Variant(name, overrides, metric))
+    return tuple(found)
+
+
+def _datasets(data: dict[str, Any], folder: str) -> tuple[Dataset, ...]:
+    """The datasets of a task: listed, or every file of a folder (named by dataset_name)."""
+    given = data["datasets"]
+    if isinstance(given, str):
+        root = os.path.normpath(os.path.join(folder, given))
+        if not os.path.isdir(root):
+            raise UsageError(f"datasets: {root} is not a folder")
+        entries = [e for e in sorted(os.listdir(root))
+                   if not e.startswith(".") and os.path.isfile(os.path.join(root, e))]
+        if not entries:
+            raise UsageError(f"datasets: the folder {root} holds no file")
+        found = [Dataset(dataset_name(e), os.path.join(root, e)) for e in entries]
+    else:
+        found = [Dataset(item.get("name") or dataset_name(item["gold"]),
+                         os.path.normpath(os.path.join(folder, item["gold"])), item.get("format"))
+                 for item in given]
+    names = [d.name for d in found]
+    for attribute, what in ((names, "name"), ([d.file_name for d in found], "gold file name")):
+        repeated = sorted({n for n in attribute if attribute.count(n) > 1})
+        if repeated:
+            raise UsageError(f"datasets: two datasets have the {what} {repeated[0]!r}; "
+                             "a submission's files are matched by it")
+    return tuple(found)
+
+
+def dataset_name(path: str) -> str:
+    """``cs_pdt-corefud-test.conllu`` -> ``cs_pdt-corefud``: the file name without its
+    extension and without a final ``-dev``/``-test``/``-train`` part."""
+    stem = os.path.basename(path.rstrip(os.sep)).split(".")[0]
+    for split in ("-dev", "-test", "-train"):
+        if stem.endswith(split) and len(stem) > len(split):
+            return stem[: -len(split)]
+    return stem
 
 
 # ============================================================================ the schema
@@ -208,7 +316,7 @@ _TYPES: dict[str, Callable[[Any], bool]] = {
 _ANNOTATIONS = {"$schema", "$id", "title", "description", "$comment", "default"}
 _KEYWORDS = {"type", "enum", "properties", "required", "additionalProperties", "items",
              "minItems", "minLength", "minimum", "maximum", "exclusiveMinimum",
-             "exclusiveMaximum"} | _ANNOTATIONS
+             "exclusiveMaximum", "oneOf"} | _ANNOTATIONS
 
 
 def check_schema(value: Any, schema: Mapping[str, Any], where: str, path: str = "") -> None:
@@ -240,6 +348,26 @@ def check_schema(value: Any, schema: Mapping[str, Any], where: str, path: str = 
             check_schema(item, schema.get("items", {}), where, f"{path}[{n}]")
     if isinstance(value, dict):
         _check_object(value, schema, where, path, fail)
+    if "oneOf" in schema:
+        _check_one_of(value, schema["oneOf"], where, path, fail)
+
+
+def _check_one_of(value: Any, options: list[dict[str, Any]], where: str, path: str,
+                  fail: Callable[[str], None]) -> None:
+    """Exactly one of ``options`` fits (the task file: gold or datasets): none names the
+    first option's problem, several name what was given too much."""
+    errors = []
+    for option in options:
+        try:
+            check_schema(value, option, where, path)
+        except UsageError as exc:
+            errors.append(exc)
+    if len(errors) == len(options):
+        raise errors[0]
+    if len(errors) < len(options) - 1:
+        given = [o["required"][0] for o in options if "required" in o and o["required"][0]
+                 in (value if isinstance(value, dict) else {})]
+        fail(f"give only one of {', '.join(map(repr, given))}")
 
 
 def _check_bounds(value: float, schema: Mapping[str, Any], fail: Callable[[str], None]) -> None:

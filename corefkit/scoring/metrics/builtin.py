@@ -85,5 +85,6 @@ for _name, _module in (
     ("lceafm", "corefkit.scoring.metrics.linguistic"),
     ("lceafe", "corefkit.scoring.metrics.linguistic"),
     ("dominant", "corefkit.scoring.metrics.dominant"),     # Žitkus et al. 2023
+    ("strata", "corefkit.scoring.metrics.strata"),         # long-range entities (CRAC 2026)
 ):
     register_on_demand(_name, _module)

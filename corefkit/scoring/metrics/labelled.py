@@ -28,6 +28,8 @@ class LabelledMetric:
     labeler: Callable[[dict[str, Any]], Labeler]
     compute: Callable[[AlignedDocument, Contingency, dict[str, Any]], Any]
     options: dict[str, Any] = field(default_factory=dict)  # defaults
+    # compute also receives the document's other counts (metric -> counts) as a 4th argument
+    with_counts: bool = False
 
 
 def register_labelled_metric(metric: LabelledMetric) -> LabelledMetric:

@@ -209,17 +209,26 @@ def _ceaf(t: Contingency, entity_based: bool) -> Fraction:
     """
     if not t.pair_key:
         return Fraction(0)
-    key_sizes, response_sizes = t.key_sizes, t.response_sizes
-    dens = [key_sizes[k] + response_sizes[r] for k, r in zip(t.pair_key, t.pair_response)]
-    if len(dens) >= VECTOR_MIN and max(dens) < 2**25:
-        picked = _vector_ceaf(t, dens, entity_based)
-    else:
-        picked = _solve_components(t.components, t.pair_key, t.pair_response, t.pair_common,
-                                   dens, entity_based)
+    picked = ceaf_pairs(t, entity_based)
+    dens = [t.key_sizes[t.pair_key[i]] + t.response_sizes[t.pair_response[i]] for i in picked]
     common = t.pair_common
     if not entity_based:
         return Fraction(sum([common[i] for i in picked]))
-    return _grouped_sum([2 * common[i] for i in picked], [dens[i] for i in picked])
+    return _grouped_sum([2 * common[i] for i in picked], dens)
+
+
+def ceaf_pairs(t: Contingency, entity_based: bool) -> list[int]:
+    """The pairs (indices into ``t.pair_*``) of the optimal one-to-one alignment of key and
+    response entities that :func:`ceafm` (``entity_based`` False) or :func:`ceafe` sums φ
+    over; the stratified metrics (:mod:`corefkit.scoring.metrics.strata`) split the same sum."""
+    if not t.pair_key:
+        return []
+    key_sizes, response_sizes = t.key_sizes, t.response_sizes
+    dens = [key_sizes[k] + response_sizes[r] for k, r in zip(t.pair_key, t.pair_response)]
+    if len(dens) >= VECTOR_MIN and max(dens) < 2**25:
+        return _vector_ceaf(t, dens, entity_based)
+    return _solve_components(t.components, t.pair_key, t.pair_response, t.pair_common,
+                             dens, entity_based)
 
 
 def _vector_ceaf(t: Contingency, dens: list[int], entity_based: bool) -> list[int]:

@@ -1,0 +1,1 @@
+"""Stanford CoreNLP coreference output: XML <coreference> and JSON corefs."""

@@ -1,0 +1,1 @@
+"""CoreNLP JSON output (-outputFormat json) with corefs."""

@@ -1,0 +1,1 @@
+"""fastcoref output: jsonlines of a raw text and character-offset clusters."""

@@ -1,0 +1,62 @@
+"""fastcoref's output file: the writer.
+
+One line a document: ``doc_key`` (left out for a document read without one), ``text``,
+``clusters`` and ``clusters_strings``, as the jsonlines family's ``fastcoref`` shape builds them
+(:func:`corefkit.converters.jsonlines.shapes.fastcoref`): the document's own text and token
+offsets when it keeps them (read from fastcoref, brat or spaCy), else one sentence a line, the
+words joined by single spaces (the reader splits such a text by its own rule: ``dog's`` is
+``dog`` ``'`` ``s``; aligned to the words written, it is what was written). Document metadata
+is written as further keys.
+
+Lost (the loss report counts each): everything but the identity chains of words — zeros,
+empty nodes, heads, speakers, split antecedents, bridging, discourse deixis, non-referring and
+unlinked mentions, mention and entity attributes; a form holding white space is written with
+``_`` (``fastcoref.form-changed``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import IO, Any
+
+from corefkit.converters.jsonlines.shapes import fastcoref, written
+from corefkit.converters.libraries.common import UNNAMED, add_extras
+from corefkit.converters.loss import ConversionReport, discontinuous_action
+from corefkit.converters.offsets import generated_layout, kept_layout
+from corefkit.errors import Repair
+from corefkit.model import Document
+
+
+def loss_actions(**options: Any) -> dict[str, str]:
+    return {"split_antecedents": "dropped (set entities stay ordinary chains)",
+            "discontinuous": discontinuous_action(str(options.get("discontinuous", "drop")))}
+
+
+def record_of(doc: Document, report: ConversionReport, discontinuous: str = "drop",
+              ) -> dict[str, Any]:
+    """The fastcoref record of a document (the jsonlines shape, without a made-up name)."""
+    record = fastcoref(written(doc, discontinuous))
+    if doc.attrs.get(UNNAMED):
+        del record["doc_key"]
+    if kept_layout(doc) is None:
+        _, _, changed = generated_layout(doc)
+        if changed:
+            report.repairs.append(Repair(
+                "fastcoref.form-changed", f"{changed} token form{'s' if changed > 1 else ''} "
+                "held white space (or nothing) and were written with '_'", document=doc.name,
+                action="approximated"))
+    clashes = add_extras(doc, record)
+    if clashes:
+        report.repairs.append(Repair(
+            "jsonlines.metadata-clash",
+            f"metadata {', '.join(repr(k) for k in clashes)} not written: the record uses "
+            "those keys itself", document=doc.name, action="dropped"))
+    return record
+
+
+def write_stream(documents: Iterable[Document], out: IO[str], report: ConversionReport, *,
+                 discontinuous: str = "drop") -> None:
+    discontinuous_action(discontinuous)  # a usage error for an unknown mode, before writing
+    for doc in documents:
+        out.write(json.dumps(record_of(doc, report, discontinuous), ensure_ascii=False) + "\n")

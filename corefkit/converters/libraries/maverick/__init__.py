@@ -1,0 +1,1 @@
+"""Maverick output: predict() dictionaries as jsonlines, token and character offsets."""

@@ -1,0 +1,1 @@
+"""Stanza's Document.to_dict() JSON with coref_chains per word."""
