@@ -64,7 +64,8 @@ def read(path: PathLike | Sequence[PathLike], format: str | None = None, *,
 
 
 def write(documents: Iterable[Document], path: PathLike, format: str | None = None, *,
-          fail_on_loss: bool = False, **format_options: object) -> ConversionReport:
+          fail_on_loss: bool = False, replace: bool = True, **format_options: object
+          ) -> ConversionReport:
     """Write documents to ``path`` (a file, a folder for formats of several files, or ``"-"``)
     atomically: a temporary file renamed into place, so a failure leaves no half-written
     output. The format is ``format`` or the one the file name says.
@@ -72,6 +73,8 @@ def write(documents: Iterable[Document], path: PathLike, format: str | None = No
     Returns the :class:`~corefkit.converters.loss.ConversionReport`: what the format could
     not hold (``losses``, counted per feature) and what was repaired. With ``fail_on_loss`` a
     :class:`~corefkit.errors.LossError` is raised instead and nothing is written.
+    ``replace=False`` refuses to replace an existing ``path``
+    (:class:`~corefkit.converters.atomic.OutputExists`), even one that appears meanwhile.
     ``format_options`` are the writer options its format declares (``layout``,
     ``discontinuous``, ``profile``, ...).
 
@@ -83,7 +86,8 @@ def write(documents: Iterable[Document], path: PathLike, format: str | None = No
     """
     from corefkit.converters.registry import write as _write
 
-    return _write(documents, path, format, fail_on_loss=fail_on_loss, **format_options)
+    return _write(documents, path, format, fail_on_loss=fail_on_loss, replace=replace,
+                  **format_options)
 
 
 def convert(source: PathLike, target: PathLike, *, input_format: str | None = None,
@@ -92,7 +96,7 @@ def convert(source: PathLike, target: PathLike, *, input_format: str | None = No
             write_options: dict[str, Any] | None = None, lenient: bool = False,
             fail_on_loss: bool = False, same_format: bool = False,
             transform: Callable[[Iterable[Document]], Iterable[Document]] | None = None,
-            jobs: int | None = None) -> ConvertResult:
+            jobs: int | None = None, overwrite: bool = False) -> ConvertResult:
     """Convert a file, folder or glob to a file or folder, as ``corefkit convert`` does.
 
     Formats come from ``input_format`` / ``output_format`` or from the file names;
@@ -103,6 +107,9 @@ def convert(source: PathLike, target: PathLike, *, input_format: str | None = No
     ``read_options`` and ``write_options`` go to one side only. ``fail_on_loss`` refuses to
     write what the target cannot hold; ``lenient`` repairs malformed input (each repair in
     ``warnings``); ``jobs`` converts the files of a folder in that many processes.
+    Nothing is replaced unasked: a file that exists in a target folder, or a target that is
+    the input itself, is refused (:class:`~corefkit.errors.UsageError`) unless ``overwrite``;
+    two inputs with one output name are always refused.
 
     >>> import os, tempfile
     >>> target = os.path.join(tempfile.mkdtemp(), "key.jsonlines")
@@ -116,7 +123,8 @@ def convert(source: PathLike, target: PathLike, *, input_format: str | None = No
     return _convert(source, target, input_format=input_format, output_format=output_format,
                     passes=passes, options=options, read_options=read_options,
                     write_options=write_options, lenient=lenient, fail_on_loss=fail_on_loss,
-                    same_format=same_format, transform=transform, jobs=jobs)
+                    same_format=same_format, transform=transform, jobs=jobs,
+                    overwrite=overwrite)
 
 
 def validate(paths: Source, format: str | None = None, level: int = 3,

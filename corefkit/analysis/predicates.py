@@ -41,7 +41,6 @@ otherwise look like an apposition.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import unicodedata
@@ -934,10 +933,13 @@ def load_rules(source: str | os.PathLike[str] | Mapping[str, Any]) -> list[Predi
         name = "<rules>"
     else:
         name = os.fspath(source)
+        from corefkit.converters.paths import InputError, read_text
+
         try:
-            with open(name, encoding="utf-8") as handle:
-                data = parse(handle.read(), file=name, check="rules.table",
-                             hint="a file of mention-type rules")
+            data = parse(read_text(name), file=name, check="rules.table",
+                         hint="a file of mention-type rules")  # regular files only
+        except InputError as exc:
+            raise UsageError(f"cannot read the mention-type rules: {exc}") from None
         except OSError as exc:
             raise UsageError(f"cannot read the mention-type rules {name}: "
                              f"{exc.strerror or exc}") from None

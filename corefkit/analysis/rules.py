@@ -79,9 +79,13 @@ def table_path(name: str, shipped: Path) -> str | None:
 def read_table(path: str, what: str) -> Any:
     """The JSON value of the table file ``path``. ``what`` (``ranking file``, ...) names the
     kind of table in the errors, which name the file and where its JSON breaks."""
+    from corefkit.converters.paths import InputError, read_text
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            return parse(handle.read(), file=path, check="rules.table", hint=f"a {what}")
+        # regular files only: a pipe would never end
+        return parse(read_text(path), file=path, check="rules.table", hint=f"a {what}")
+    except InputError as exc:
+        raise UsageError(f"cannot read the {what}: {exc}") from None
     except OSError as exc:
         raise UsageError(f"cannot read the {what} {path}: {exc.strerror}") from None
     except UnicodeDecodeError:

@@ -26,7 +26,7 @@ def report_losses(report: Any, quiet: bool) -> None:
     """The loss report: one line per feature and what happened to it, with first places."""
     if quiet or not report.loss_totals():
         return
-    from corefkit.converters.loss import FEATURES
+    from corefkit.converters.loss import FEATURE_NAMES
 
     click.echo("corefkit: not carried over:", err=True)
     # one line per feature and action: a feature can be partly written one way (heads as Min)
@@ -41,7 +41,7 @@ def report_losses(report: Any, quiet: bool) -> None:
             if len(shown) < 3:
                 shown.append(f"{record.document}: {example}")
     for (feature, action), count in counts.items():
-        click.echo(f"  {count} {FEATURES.get(feature, feature)} ({action}); first: "
+        click.echo(f"  {count} {FEATURE_NAMES.get(feature, feature)} ({action}); first: "
                    + "; ".join(firsts[(feature, action)]), err=True)
 
 
@@ -57,6 +57,11 @@ def _common(function: Any) -> Any:
         jobs_option,
         click.option("--strict", is_flag=True,
                      help="Fail, writing nothing, if the target cannot hold everything."),
+        click.option("--overwrite", is_flag=True,
+                     help="Replace files that already exist in a target folder, and convert "
+                          "a file in place (the target is the source). Without it such a run "
+                          "is refused before anything is written (exit 2); a target file "
+                          "named as such is always replaced, keeping its rights."),
         lenient_option,
         ignore_option,
         click.option("--quiet", "-q", is_flag=True, help="No warnings or loss report."),
@@ -96,9 +101,11 @@ def convert(source: str, target: str, passes: tuple[str, ...], gold: str | None,
     """Convert SOURCE (file, directory, glob or '-') to TARGET (file, directory or '-').
 
     A directory or glob source gives a directory target (created when missing) with one output
-    file per input file. What the target format cannot hold is reported with counts and first
-    locations. With --gold, documents that bring their own text (an LLM's answer) are written
-    on the gold's text (one output file).
+    file per input file; a file that already exists there is never replaced (unless
+    --overwrite), and two inputs with the same output name are refused. What the target
+    format cannot hold is reported with counts and first locations. With --gold, documents
+    that bring their own text (an LLM's answer) are written on the gold's text (one output
+    file).
     """
     transform = None
     notes: list[Any] = []
@@ -160,10 +167,12 @@ def _transform(source: str, target: str, passes: list[str], params: dict[str, An
     result = run(source, target, input_format=params["input_format"],
                  output_format=params["output_format"], passes=passes, options=options,
                  lenient=params["lenient"], fail_on_loss=params["strict"],
-                 same_format=same_format, jobs=params["jobs"], transform=transform)
+                 same_format=same_format, jobs=params["jobs"], overwrite=params["overwrite"],
+                 transform=transform)
     warn(result.warnings, quiet, params["ignore"])
     report_losses(result.report, quiet)
     if not quiet:
-        files = f" to {len(result.written)} files" if len(result.written) > 1 else ""
+        count = len(set(result.written))
+        files = f" to {count} files" if count > 1 else ""
         click.echo(f"corefkit: wrote {counted(result.report.documents, 'document')}{files}",
                    err=True)

@@ -41,7 +41,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
               "buckets"),
     CHECKS: ("level", "exclude", "include_only", "max_errors", "pair", "list_checks"),
     OUTPUT: ("output_format", "output", "per_document", "limit", "explain", "plot", "title",
-             "page_tokens", "strict", "ignore", "quiet", "version"),
+             "page_tokens", "strict", "overwrite", "ignore", "quiet", "version"),
     ENGINE: ("jobs", "engine", "scheduler"),
     FORMAT_GROUP: (),
     OTHER: (),  # an option no group names lands here (tests/cli/test_help.py refuses it)

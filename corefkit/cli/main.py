@@ -102,6 +102,18 @@ class LazyGroup(GroupedHelp, click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def invoke(self, ctx: click.Context) -> object:
+        # click turns Ctrl-C into Abort (after printing an empty line) and loses what the
+        # command said it finished; carry it past click instead
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            raise _Interrupted(str(exc)) from None
+
+
+class _Interrupted(Exception):
+    """Ctrl-C, with what the command finished (its message), on its way to :func:`main`."""
+
 
 EXAMPLES = [
     "corefkit score key.conll response.conll",
@@ -141,8 +153,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        click.echo("corefkit: interrupted", err=True)
+    except (KeyboardInterrupt, _Interrupted) as exc:  # a command may say what it finished
+        note = str(exc)
+        click.echo(f"corefkit: interrupted{': ' + note if note else ''}", err=True)
         return 130
     except Exception as exc:  # a bug: one line, with the traceback only on request
         if os.environ.get("COREFKIT_DEBUG"):
@@ -154,4 +167,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def console_main() -> None:
-    sys.exit(main())
+    code = main()
+    if threading_main():
+        import signal
+
+        # the run is over: a Ctrl-C now must not turn its exit code into "killed by SIGINT"
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
+
+
+def threading_main() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()

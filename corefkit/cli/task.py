@@ -7,7 +7,8 @@ Importing this module imports click alone; the task runner is imported when the 
 runs. The leaderboard goes to stdout (table, JSON or CSV); rejections and warnings to stderr
 as well; ``-o DIR`` writes ``leaderboard.json``, ``leaderboard.csv``, ``leaderboard.txt`` and
 ``reports/NAME.json``. Exit code 0 when the leaderboard was made (rejected submissions are
-part of it), 1 for a gold that does not pass validation, 2 for a bad task file.
+part of it), 1 for a gold that does not pass validation or a path that cannot be read (the
+task file, the gold, the submissions folder), 2 for a bad task file.
 """
 
 from __future__ import annotations

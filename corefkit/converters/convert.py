@@ -44,6 +44,8 @@ class _Job:
     input_format: str | None
     target: str
     output_format: str | None
+    derived: bool = False  # the target's name was made here, from the input's
+    replace: bool = True   # the target may be replaced (a derived name: only --overwrite)
 
 
 def convert(
@@ -61,6 +63,7 @@ def convert(
     same_format: bool = False,
     transform: Callable[[Iterable[Document]], Iterable[Document]] | None = None,
     jobs: int | None = None,
+    overwrite: bool = False,
 ) -> ConvertResult:
     """Convert ``source`` (file, folder, glob or ``-``) to ``target`` (file, folder or ``-``).
 
@@ -76,6 +79,12 @@ def convert(
 
     A folder or glob is converted file by file in ``jobs`` processes (default: the machine's
     cores when there is enough input); ``transform`` (a callable) keeps the work here.
+
+    Nothing is replaced unasked: before anything is written, a run is refused
+    (:class:`UsageError`) when two inputs would be written to one output file, when an
+    output file whose name is made from an input's (in a target folder) exists, or when
+    the target is an input itself; ``overwrite`` allows the last two. A target file named
+    as such is replaced (keeping its rights).
     """
     from corefkit.converters.registry import expand_paths, get
 
@@ -83,31 +92,53 @@ def convert(
     inputs = expand_paths(source, input_format)
     if output_format is not None:
         output_format = get(output_format).name
-    plan = _plan(source, target, inputs, input_format, output_format, same_format)
+    plan = _plan(source, target, inputs, input_format, output_format, same_format, overwrite)
+    refuse_unsafe_targets(plan, overwrite)
+    for folder in sorted({os.path.dirname(j.target) for j in plan if j.derived}):
+        _make_folder(folder)  # a target folder, created when missing (after the checks)
     read_options, write_options = _route(options or {}, inputs, plan, read_options or {},
                                          write_options or {})
-    from corefkit.parallel import map_outcomes, workers_for
+    from corefkit.parallel import workers_for
 
-    result = ConvertResult(ConversionReport())
     workers = 1 if transform is not None else workers_for(
         jobs, [j.source for j in plan if j.source != "-"])
     work = functools.partial(_convert_one, passes=tuple(passes), read_options=read_options,
                              write_options=write_options, lenient=lenient,
                              fail_on_loss=fail_on_loss, transform=transform)
+    return _carry_out(plan, work, workers)
+
+
+def _carry_out(plan: list[_Job], work: Callable[[_Job], ConvertResult], workers: int
+               ) -> ConvertResult:
+    """Every job of the plan, in ``workers`` processes: the merged result; or the first error,
+    saying which files were written completely (Ctrl-C: :class:`Interrupted`)."""
+    from corefkit.parallel import map_outcomes
+
+    before = {job.target: _identity(job.target) for job in plan if job.target != "-"}
+    result = ConvertResult(ConversionReport())
     error: BaseException | None = None
-    for _, done, failed in map_outcomes(work, plan, workers):
-        if done is not None:
-            result.report.merge(done.report)
-            result.warnings.extend(done.warnings)
-            result.written.extend(done.written)
-        elif error is None:
-            error = failed
-    if error is not None:
-        if len(plan) > 1 and result.written and isinstance(error, (CorefkitError,
-                                                                    KeyboardInterrupt)):
-            _say_what_is_complete(error, plan, result.written)
-        raise error
-    return result
+    outcomes = map_outcomes(work, plan, workers)
+    try:
+        for _, done, failed in outcomes:
+            if done is not None:
+                result.report.merge(done.report)
+                result.warnings.extend(done.warnings)
+                result.written.extend(done.written)
+            elif error is None:
+                error = failed
+    except KeyboardInterrupt as exc:  # between two outcomes: the workers are stopped
+        error = exc
+    finally:
+        outcomes.close()  # the workers are gone before the files are looked at
+    if error is None:
+        return result
+    # what exists now and did not before was written whole by this run (atomically)
+    complete = [t for t, was in before.items() if _identity(t) not in (None, was)]
+    if isinstance(error, KeyboardInterrupt):
+        raise Interrupted(_interrupted_note(plan, complete)) from None
+    if len(plan) > 1 and complete and isinstance(error, CorefkitError):
+        _say_what_is_complete(error, plan, complete)
+    raise error
 
 
 def _convert_one(job: _Job, *, passes: Sequence[str], read_options: dict[str, Any],
@@ -178,7 +209,7 @@ def _run(job: _Job, passes: Sequence[str], read_options: dict[str, Any],
             yield doc
 
     report = write(documents(), job.target, format=job.output_format,
-                   fail_on_loss=fail_on_loss, **write_options)
+                   fail_on_loss=fail_on_loss, replace=job.replace, **write_options)
     result.report.merge(report)
     result.warnings.extend(report.repairs)
     if job.target != "-":
@@ -186,7 +217,7 @@ def _run(job: _Job, passes: Sequence[str], read_options: dict[str, Any],
 
 
 def _plan(source: str, target: str, inputs: list[tuple[str, str]], input_format: str | None,
-          output_format: str | None, same_format: bool) -> list[_Job]:
+          output_format: str | None, same_format: bool, overwrite: bool = False) -> list[_Job]:
     from corefkit.converters.registry import get
 
     formats = {fmt for _, fmt in inputs}
@@ -213,11 +244,11 @@ def _plan(source: str, target: str, inputs: list[tuple[str, str]], input_format:
             raise UsageError(f"the source {source} is a folder or glob, so the target is a folder "
                              f"(one output file per input file), but {target} is a file name; "
                              "give a folder, or '-' for one stream of every document")
-    _make_folder(target)
     jobs = []
     for file, fmt in inputs:
         out = to or fmt
-        jobs.append(_Job(file, fmt, output_path(file, target, out), out))
+        jobs.append(_Job(file, fmt, output_path(file, target, out), out, derived=True,
+                         replace=overwrite))
     return jobs
 
 
@@ -246,6 +277,53 @@ def output_path(source: str, folder: str, fmt: str) -> str:
     return os.path.join(folder, stem + extension)
 
 
+def refuse_unsafe_targets(plan: list[_Job], overwrite: bool) -> None:
+    """Refuse, before anything is written, a plan that would lose a file: two inputs written
+    to one output, an existing file whose name corefkit made (``overwrite`` allows it), an
+    input written over itself (``overwrite`` allows it)."""
+    by_target: dict[str, list[_Job]] = {}
+    for job in plan:
+        if job.target != "-":
+            by_target.setdefault(os.path.normcase(os.path.abspath(job.target)), []).append(job)
+    for jobs in by_target.values():
+        if len(jobs) > 1:
+            names = [j.source for j in jobs]
+            listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+            every = "both" if len(names) == 2 else "all"
+            raise UsageError(f"{listed} would {every} be written to {jobs[0].target}; convert them "
+                             "into separate folders, or rename one")
+    if overwrite:
+        return
+    for job in plan:
+        if job.target == "-" or job.source == "-" or not os.path.lexists(job.target):
+            continue
+        if _same_file(job.source, job.target):
+            raise UsageError(f"{job.target}: is the input itself; converting it in place would "
+                             "replace it (and drop what the output cannot hold): give another "
+                             "target, or pass --overwrite")
+    existing = [j.target for j in plan if j.derived and os.path.lexists(j.target)]
+    if existing:
+        more = f" (and {len(existing) - 1} more outputs)" if len(existing) > 1 else ""
+        raise UsageError(f"{existing[0]}: exists{more}; corefkit does not replace files in a "
+                         "target folder: give a new or empty folder, or pass --overwrite")
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _identity(path: str) -> tuple[int, int, int] | None:
+    """What tells a file apart from the one that had its name before (None: no file)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_mtime_ns
+
+
 def _make_folder(folder: str) -> None:
     try:
         os.makedirs(folder, exist_ok=True)
@@ -253,17 +331,34 @@ def _make_folder(folder: str) -> None:
         raise CorefkitError(f"cannot create the folder {folder}: {exc.strerror}") from None
 
 
-def _say_what_is_complete(exc: BaseException, jobs: list[_Job], written: list[str]) -> None:
+def _say_what_is_complete(exc: CorefkitError, jobs: list[_Job], written: list[str]) -> None:
     """Add to the error which output files are complete and which were not written."""
     missing = [j.target for j in jobs if j.target not in written]
     note = (f"{len(written)} of {counted(len(jobs), 'file')} "
             f"{'was' if len(written) == 1 else 'were'} written completely "
             f"({os.path.dirname(written[0]) or '.'}); not written: {', '.join(missing[:3])}"
             + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""))
-    if isinstance(exc, CorefkitError):
-        if hasattr(exc, "message"):
-            exc.message = f"{exc.message}; {note}"
-        else:
-            exc.args = (f"{exc}; {note}",)
+    if hasattr(exc, "message"):
+        exc.message = f"{exc.message}; {note}"
     else:
-        exc.args = (note,)
+        exc.args = (f"{exc}; {note}",)
+
+
+SHOWN = 20  # files named in an interrupted run's note
+
+
+class Interrupted(KeyboardInterrupt):
+    """A conversion stopped by Ctrl-C; the message says which files were finished."""
+
+
+def _interrupted_note(jobs: list[_Job], complete: list[str]) -> str:
+    """Which output files an interrupted run finished (each complete) and that the rest were
+    not written."""
+    total = len([j for j in jobs if j.target != "-"])
+    if not complete:
+        return f"no file was written (of {total})" if total > 1 else "nothing was written"
+    named = ", ".join(complete[:SHOWN]) + (
+        f" and {len(complete) - SHOWN} more" if len(complete) > SHOWN else "")
+    rest = total - len(complete)
+    return (f"{len(complete)} of {total} files were written completely: {named}; "
+            + (f"the other {rest} were not written" if rest else "none was left unwritten"))

@@ -2,10 +2,9 @@
 
 Input is read as bytes and decoded line by line so that invalid UTF-8 is reported with its
 line and column instead of surfacing as a bare ``UnicodeDecodeError``; a leading BOM is
-skipped and CRLF / CR line ends are accepted (formats/README.md, "Text level"). Output goes
-to a temporary file in the target directory that is renamed into place only when the whole
-write succeeded, so a failure never leaves a half-written file behind; formats that write a
-directory (MMAX2 projects) get the same guarantee for the whole directory.
+skipped and CRLF / CR line ends are accepted (formats/README.md, "Text level"). Input paths
+are checked and opened by :mod:`corefkit.converters.paths`; output is written atomically by
+:mod:`corefkit.converters.atomic` (its two entry points are importable from here too).
 """
 
 from __future__ import annotations
@@ -14,15 +13,21 @@ import contextlib
 import gc
 import io
 import os
-import shutil
 import sys
-import tempfile
-from collections.abc import Callable, Iterator
-from typing import IO, BinaryIO, TypeVar
+from collections.abc import Iterator
+from typing import BinaryIO, TypeVar
+
+# atomic output lives in corefkit.converters.atomic; these names stay importable from here
+from corefkit.converters.atomic import (  # noqa: F401
+    atomic_directory_output,
+    atomic_text_output,
+    current_umask,
+)
+from corefkit.converters.paths import open_input
+from corefkit.errors import FormatError
 
 T = TypeVar("T")
 
-from corefkit.errors import CorefkitError, FormatError
 
 def display_name(path: str | os.PathLike[str]) -> str:
     """The name used for a path in messages: ``<stdin>`` for ``-``, else the path as given."""
@@ -32,20 +37,13 @@ def display_name(path: str | os.PathLike[str]) -> str:
 
 @contextlib.contextmanager
 def open_binary(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
-    """Open a path (or ``-`` for standard input) for binary reading, with a clear error."""
+    """Open a path (or ``-`` for standard input) for binary reading, with a clear error
+    (:func:`corefkit.converters.paths.open_input`: regular files only)."""
     text = os.fspath(path)
     if text == "-":
         yield sys.stdin.buffer
         return
-    try:
-        handle = open(text, "rb")
-    except FileNotFoundError:
-        raise CorefkitError(f"{text}: no such file") from None
-    except IsADirectoryError:
-        raise CorefkitError(f"{text}: is a directory, expected a file") from None
-    except OSError as exc:
-        raise CorefkitError(f"{text}: cannot read ({exc.strerror})") from None
-    with handle:
+    with open_input(text) as handle:
         yield handle
 
 
@@ -155,96 +153,6 @@ def line_at(path: str, offset: int) -> int:
             lines += block.count(b"\n")
             offset -= len(block)
     return lines
-
-
-def current_umask() -> int:
-    """The process's umask (read by setting it and setting it back)."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return umask
-
-
-@contextlib.contextmanager
-def atomic_text_output(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
-    """A text stream that becomes ``path`` only if the ``with`` block finishes without error.
-
-    ``-`` writes to standard output directly. Output is UTF-8 with LF line ends.
-    """
-    text = os.fspath(path)
-    if text == "-":
-        out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n",
-                               write_through=True)
-        try:
-            yield out
-        finally:
-            out.flush()
-            out.detach()
-        return
-    directory = os.path.dirname(os.path.abspath(text))
-    if not os.path.isdir(directory):
-        raise CorefkitError(f"{text}: the folder {directory} does not exist")
-    if os.path.isdir(text):
-        raise CorefkitError(f"{text} is a folder; give a file name to write to")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".corefkit-", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise CorefkitError(f"cannot write {text}: {exc.strerror}") from None
-    try:
-        os.chmod(tmp, 0o666 & ~current_umask())  # mkstemp makes it private; outputs are not
-        with open(fd, "w", encoding="utf-8", newline="\n") as out:
-            yield out
-        os.replace(tmp, text)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-@contextlib.contextmanager
-def atomic_directory_output(
-    path: str | os.PathLike[str],
-    *,
-    replaceable: Callable[[str], bool] | None = None,
-) -> Iterator[str]:
-    """A temporary directory that becomes ``path`` only if the ``with`` block succeeds.
-
-    ``path`` may not exist yet, or be an empty directory, or be a directory that
-    ``replaceable(path)`` accepts (an earlier output of the same writer); anything else is
-    refused, so that a conversion never deletes files it did not write.
-    """
-    target = os.path.abspath(os.fspath(path))
-    parent = os.path.dirname(target)
-    if not os.path.isdir(parent):
-        raise CorefkitError(f"{os.fspath(path)}: the directory {parent} does not exist")
-    if os.path.lexists(target):
-        if not os.path.isdir(target) or os.path.islink(target):
-            raise CorefkitError(f"{os.fspath(path)}: exists and is not a directory")
-        if os.listdir(target) and not (replaceable is not None and replaceable(target)):
-            raise CorefkitError(
-                f"{os.fspath(path)}: the directory exists and holds files corefkit did not "
-                "write; give a new or empty directory")
-    try:
-        tmp = tempfile.mkdtemp(prefix=".corefkit-", suffix=".tmp", dir=parent)
-    except OSError as exc:
-        raise CorefkitError(f"cannot write {os.fspath(path)}: {exc.strerror}") from None
-    try:
-        yield tmp
-        os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it private; outputs are not
-        if os.path.lexists(target):
-            old = tempfile.mkdtemp(prefix=".corefkit-old-", dir=parent)
-            os.rmdir(old)
-            os.rename(target, old)
-            try:
-                os.rename(tmp, target)
-            except BaseException:
-                os.rename(old, target)
-                raise
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
 
 
 def without_gc_pauses(items: Iterator[T]) -> Iterator[T]:

@@ -123,7 +123,7 @@ class LossRecord:
     document: str | None = None
 
     def __str__(self) -> str:
-        what = FEATURES.get(self.feature, self.feature)
+        what = FEATURE_NAMES.get(self.feature, self.feature)
         where = f" in {self.document}" if self.document else ""
         ex = f" (first: {'; '.join(self.examples)})" if self.examples else ""
         return f"{self.count} {what} {self.action}{where}{ex}"
@@ -293,6 +293,62 @@ def find_losses(
                 examples=found[:MAX_EXAMPLES], document=doc.name,
             ))
     return records
+
+
+# The CoNLL-2012 columns between the word and the coreference column, as the OntoNotes
+# layout names them (formats/conll2012.md; 0-based, the coreference column not counted); a
+# later column holds predicate arguments. The reader keeps them with each token
+# (``conll_columns``) and fills the model's XPOS, LEMMA and speaker from 4, 6 and 9.
+CONLL_COLUMNS = {4: "POS", 5: "parse bit", 6: "predicate lemma", 7: "predicate frameset",
+                 8: "word sense", 9: "speaker", 10: "named entities"}
+ONTONOTES_WIDTH = 11               # columns of a token line before the coreference column
+CONLL_PLACEHOLDERS = frozenset({"-", "_", "*"})  # "nothing here" in those columns
+COLUMNS_FEATURE = "conll_columns"  # the loss records of dropped CoNLL-2012 columns
+EVERY_COLUMN = frozenset({"*"})    # a writer's answer when it keeps every column
+FEATURE_NAMES = {**FEATURES, COLUMNS_FEATURE: "words with a value in a CoNLL-2012 column"}
+
+
+def conll_column_name(index: int, width: int) -> str:
+    """What the 0-based column ``index`` of a token line of ``width`` columns (without the
+    coreference column) holds: its OntoNotes name, else its number."""
+    if width >= ONTONOTES_WIDTH:
+        return CONLL_COLUMNS.get(index, "predicate arguments")
+    return f"column {index + 1}"
+
+
+def conll_column_losses(doc: Document, kept: frozenset[str] = frozenset()) -> list[LossRecord]:
+    """Loss records for the CoNLL-2012 columns of ``doc`` (read from CoNLL-2012) that hold
+    values and that a writer does not keep: one record per column name, counting the words
+    with a value (not ``-``, ``_`` or ``*``). ``kept`` names the columns the writer carries
+    (:data:`EVERY_COLUMN`: all); the speaker column is reported as the ``speakers`` feature."""
+    if kept == EVERY_COLUMN:
+        return []
+    counts: dict[str, int] = {}
+    firsts: dict[str, list[str]] = {}
+    numbers: dict[str, tuple[int, int]] = {}  # 1-based, first and last
+    for token in doc.tokens:
+        row = token.attrs.get("conll_columns")
+        if not row or len(row) <= 4:
+            continue
+        for index in range(4, len(row)):
+            value = row[index]
+            if value in CONLL_PLACEHOLDERS:
+                continue
+            name = conll_column_name(index, len(row))
+            if name in kept or name == "speaker":
+                continue
+            counts[name] = counts.get(name, 0) + 1
+            low, high = numbers.get(name, (index + 1, index + 1))
+            numbers[name] = (min(low, index + 1), max(high, index + 1))
+            shown = firsts.setdefault(name, [])
+            if len(shown) < MAX_EXAMPLES:
+                shown.append(f"word {token.index} {token.form!r}: {value!r}")
+    def where(name: str) -> str:
+        low, high = numbers[name]
+        return f"column {low}" if low == high else f"columns {low}-{high}"
+
+    return [LossRecord(COLUMNS_FEATURE, count, f"dropped: {name}, {where(name)}", firsts[name],
+                       doc.name) for name, count in counts.items()]
 
 
 def features_present(doc: Document) -> dict[str, int]:

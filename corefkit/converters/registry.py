@@ -39,8 +39,16 @@ from corefkit.converters.loss import (
     DISCONTINUOUS_MODES,
     ConversionReport,
     approximate_discontinuous,
+    conll_column_losses,
     discontinuous_action,
     find_losses,
+)
+from corefkit.converters.paths import (
+    InputError,
+    input_kind,
+    is_regular_file,
+    list_folder,
+    walk_folder,
 )
 from corefkit.errors import CorefkitError, FormatError, LossError, UsageError
 from corefkit.model import Document
@@ -151,20 +159,21 @@ def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> lis
     depth: an MMAX2 corpus keeps one project per folder); the other formats its own files.
     """
     text = os.fspath(path)
-    if text == "-":
+    kind = input_kind(text)
+    if kind == "stdin":
         if format is None:
             raise UsageError("reading standard input needs the format: pass --from")
         spec = get(format)
         if not spec.stream:
             raise UsageError(f"format {spec.name} is not a single stream and cannot be read from '-'")
         return [(text, spec.name)]
-    if os.path.isdir(text):
+    if kind == "folder":
         wanted = get(format) if format is not None else None
         found = _projects_under(text, wanted)
         projects = {file for file, _ in found}
-        for name in sorted(os.listdir(text)):
+        for name in list_folder(text):
             full = os.path.join(text, name)
-            if name.startswith(".") or not os.path.isfile(full) or full in projects:
+            if name.startswith(".") or not is_regular_file(full) or full in projects:
                 continue
             if wanted is not None:
                 if not wanted.reads_paths and _matches_patterns(wanted, full, named=True):
@@ -172,19 +181,19 @@ def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> lis
                 continue
             try:
                 found.append((full, guess_format(full)))
+            except InputError:
+                raise  # a file that cannot be read is an error, not a file of another format
             except CorefkitError:
                 continue  # not a file of any known format (README, LICENSE, ...)
         if not found:
             what = f"{get(format).name} files" if format else "files of a known format"
-            raise CorefkitError(f"{text}: the directory holds no {what}")
+            raise InputError(f"{text}: the directory holds no {what}")
         return sorted(found)
-    if not os.path.exists(text) and any(ch in text for ch in "*?["):
-        matches = sorted(p for p in glob.glob(text) if os.path.isfile(p))
+    if kind == "glob":
+        matches = sorted(p for p in glob.glob(text) if is_regular_file(p))
         if not matches:
-            raise CorefkitError(f"{text}: the pattern matches no file")
+            raise InputError(f"{text}: the pattern matches no file")
         return [(p, get(format).name if format else guess_format(p)) for p in matches]
-    if not os.path.exists(text):
-        raise CorefkitError(f"{text}: no such file or directory")
     return [(text, get(format).name if format else guess_format(text))]
 
 
@@ -194,9 +203,8 @@ def _projects_under(directory: str, wanted: FormatSpec | None) -> list[tuple[str
     found: list[tuple[str, str]] = []
     if not specs:
         return found
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
+    for root, _, files in walk_folder(directory):
+        for name in files:
             full = os.path.join(root, name)
             for spec in specs:
                 if not name.startswith(".") and _matches_patterns(spec, full):
@@ -423,9 +431,13 @@ def write(
     format: str | None = None,
     *,
     fail_on_loss: bool = False,
+    replace: bool = True,
     **options: Any,
 ) -> ConversionReport:
     """Write documents to ``path`` atomically; returns what was repaired and lost.
+
+    ``replace=False`` refuses to replace an existing ``path``
+    (:class:`~corefkit.converters.atomic.OutputExists`), even one that appears meanwhile.
 
     With ``fail_on_loss`` a :class:`LossError` is raised at the first document that has
     something the format cannot hold, and no output file is created.
@@ -461,6 +473,9 @@ def write(
             partial = getattr(module, "partial_losses", None)  # features a format holds in part
             if partial is not None:
                 losses += partial(doc, **options)
+            # CoNLL-2012 columns (POS, parse, senses, names, ...): what the writer keeps
+            kept = getattr(module, "kept_conll_columns", None)
+            losses += conll_column_losses(doc, kept(doc, **options) if kept else frozenset())
             if losses and fail_on_loss:
                 detail = "; ".join(str(r) for r in losses)
                 raise LossError(f"writing {doc.name} as {spec.name} would lose: {detail}")
@@ -475,6 +490,6 @@ def write(
         with atomic_directory_output(path, replaceable=replaceable) as directory:
             module.write_path(checked(documents), directory, report, **options)
         return report
-    with atomic_text_output(path) as out:
+    with atomic_text_output(path, replace=replace) as out:
         module.write_stream(checked(documents), out, report, **options)
     return report

@@ -42,9 +42,13 @@ def require() -> ModuleType:
 
 
 def read_bytes(path: str) -> bytes:
-    """A file's bytes (``.gz`` files decompressed)."""
+    """A file's bytes (``.gz`` files decompressed), read through
+    :func:`corefkit.converters.paths.open_input`: a named pipe, a device or, inside a task's
+    submission, a link or a path out of its folder is an ``InputError``, never read."""
+    from corefkit.converters.paths import open_input
+
     try:
-        with open(path, "rb") as handle:
+        with open_input(path) as handle:
             data = handle.read()
     except OSError as exc:
         raise CorefkitError(f"{path}: cannot read ({exc.strerror})") from None

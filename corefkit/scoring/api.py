@@ -279,17 +279,22 @@ def _report(config: ScoreConfig, strategy: Any, counts: dict[str, Any], totals: 
 
 
 def _refuse_missing(*sources: Any) -> None:
-    """One error naming every input path that does not exist (key and response alike)."""
-    missing = []
+    """One error naming every input path that cannot be read (key and response alike):
+    missing, a symbolic-link loop, not a regular file or folder, ...
+    (:func:`corefkit.converters.paths.input_kind`)."""
+    from corefkit.converters.paths import InputError, input_kind
+
+    problems = []
     for source in sources:
         if not is_paths(source):
             continue
         for item in (source if isinstance(source, (list, tuple)) else [source]):
-            text = os.fspath(item)
-            if text != "-" and not os.path.exists(text) and not any(c in text for c in "*?["):
-                missing.append(f"{text}: no such file or directory")
-    if missing:
-        raise CorefkitError("; ".join(missing))
+            try:
+                input_kind(item)
+            except InputError as exc:
+                problems.append(str(exc))
+    if problems:
+        raise InputError("; ".join(problems))
 
 
 def results(counts: dict[str, Any], names: Sequence[str]) -> dict[str, MetricResult]:

@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import CorefkitError, Repair, UsageError
-from corefkit.parallel import AUTO_BYTES, context
+from corefkit.parallel import (AUTO_BYTES, context, interrupts_deferred, process_pool, submit_all,
+                               worker_start)
 from corefkit.scoring.config import ScoreConfig
 from corefkit.scoring.engine import (
     DocumentScorer,
@@ -191,24 +192,19 @@ def run_processes(config: ScoreConfig, key: Any, response: Any, jobs: int,
                   ) -> tuple[Totals, Pairing, list[Repair]]:
     groups = file_groups(config, key, response)
     if len(groups) > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=min(jobs, len(groups)),
-                                 mp_context=context(PRELOAD)) as pool:
-            futures = [pool.submit(score_group, config, k, r) for k, r in groups]
+        with process_pool(min(jobs, len(groups)), PRELOAD) as pool:
+            futures = submit_all(pool, score_group, ((config, k, r) for k, r in groups))
             return _merge_groups(config, (f.result() for f in futures), progress)
     pair = _one_conll2012_pair(config, groups)
     if pair is not None:
-        from concurrent.futures import ProcessPoolExecutor
-
         from corefkit.scoring.shards import document_shards
 
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context(PRELOAD)) as pool:
-            for _ in range(jobs):  # the workers start while this process scans the files
-                pool.submit(_started)
+        with process_pool(jobs, PRELOAD) as pool:
+            # the workers start while this process scans the files
+            submit_all(pool, _started, (() for _ in range(jobs)))
             shards = document_shards(*pair, jobs)
             if shards is not None:
-                futures = [pool.submit(score_group, config, k, r) for k, r in shards]
+                futures = submit_all(pool, score_group, ((config, k, r) for k, r in shards))
                 return _merge_groups(config, (f.result() for f in futures), progress)
     return _two_readers(config, key, response, progress)
 
@@ -238,11 +234,12 @@ def _two_readers(config: ScoreConfig, key: Any, response: Any,
     """One process reads and reduces the key, another the response; this one pairs and scores."""
     processes = context(PRELOAD)
     queues = {side: processes.Queue(QUEUE) for side in ("key", "response")}
-    workers = {side: processes.Process(target=_reader, args=(config, source, side, queues[side]),
-                                     daemon=True)
+    workers = {side: processes.Process(target=_reader, args=(config, source, side, queues[side],
+                                                           os.getpid()), daemon=True)
                for side, source in (("key", key), ("response", response))}
-    for worker in workers.values():
-        worker.start()
+    with interrupts_deferred():  # Ctrl-C once both are known, so that they can be stopped
+        for worker in workers.values():
+            worker.start()
     repairs: list[Repair] = []
     try:
         scorer = DocumentScorer(config)
@@ -255,8 +252,9 @@ def _two_readers(config: ScoreConfig, key: Any, response: Any,
             worker.join()
 
 
-def _reader(config: ScoreConfig, source: Any, side: str, queue: Any) -> None:
+def _reader(config: ScoreConfig, source: Any, side: str, queue: Any, parent: int) -> None:
     """A reader process: reduced documents in batches, then None; an error is sent as is."""
+    worker_start(parent)  # Ctrl-C is the parent's; the reader dies with it
     try:
         scorer = DocumentScorer(config)
         repairs: list[Repair] = []
@@ -292,27 +290,86 @@ def _received(queue: Any, repairs: list[Repair]) -> Iterator[Reduced]:
 def run_dask(config: ScoreConfig, key: Any, response: Any, workers: int,
              progress: Callable[[int], None] | None = None
              ) -> tuple[Totals, Pairing, list[Repair]]:
-    """The file groups as tasks on a Dask cluster (``config.scheduler``, else a local one)."""
+    """The file groups as tasks on a Dask cluster (``config.scheduler``, else a local one).
+
+    Ctrl-C is this process's alone: the local cluster's processes ignore SIGINT (a worker
+    interrupted while it imported printed its traceback), and an interrupted run
+    closes the cluster with its logging silenced, so that one line says what happened."""
     try:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client
     except ImportError:
         raise UsageError("the dask engine needs dask.distributed: pip install "
                          "'corefkit[dask]'") from None
     groups = file_groups(config, key, response)
-    if config.scheduler:
-        client = Client(config.scheduler)
-        cluster = None
-    else:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
+    cluster: Any = None
+    client: Any = None
+    try:
+        if config.scheduler:
+            client = Client(config.scheduler)
+        else:
+            cluster = _local_cluster(workers)
+            client = Client(cluster)
+    except KeyboardInterrupt:
+        _close_quietly(None, cluster)
+        raise
     try:
         futures = [client.submit(score_group, config, k, r, pure=False) for k, r in groups]
         return _merge_groups(config, (f.result() for f in futures), progress)
+    except KeyboardInterrupt:
+        _close_quietly(client, cluster)
+        cluster = client = None
+        raise
     finally:
-        client.close()
+        if client is not None:
+            client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _local_cluster(workers: int) -> Any:
+    """A local Dask cluster of ``workers`` processes that leave Ctrl-C to this one.
+
+    SIGINT is ignored while the cluster starts: the processes it spawns inherit that and keep
+    it (a worker interrupted while it imported printed its traceback); a handler would not
+    survive their exec, and blocking is undone in the threads Dask starts, so a Ctrl-C in
+    those seconds is lost (press it again) rather than broken into tracebacks. The workers
+    log only critical errors (a worker that outlives the scheduler by a heartbeat when a run
+    is interrupted logged a traceback); what fails in a task reaches this process anyway."""
+    import logging
+    import signal
+    import threading
+
+    from dask.distributed import LocalCluster
+
+    import dask
+
+    main = threading.current_thread() is threading.main_thread()
+    # the worker processes configure their logging when they import distributed: from the
+    # environment the nanny gives them before they start
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
+    environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+            return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                dashboard_address=None, silence_logs=logging.CRITICAL,
+                                scheduler_kwargs={"dashboard_address": ":0"})  # not 8787
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _close_quietly(client: Any, cluster: Any) -> None:
+    """Close after Ctrl-C without the log lines and tracebacks of a cluster going down."""
+    import contextlib
+    import logging
+
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    for closing in (client, cluster):
+        if closing is not None:
+            with contextlib.suppress(Exception):
+                closing.close()
 
 
 __all__ = ["choose_engine", "file_groups", "misaligned", "run", "run_dask", "run_processes",

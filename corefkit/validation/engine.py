@@ -31,6 +31,7 @@ from corefkit.checks.registry import (
     unregistered,
 )
 from corefkit.converters.io import display_name
+from corefkit.converters.paths import InputError, input_kind, is_regular_file
 from corefkit.converters.registry import (
     expand_paths,
     get,
@@ -178,27 +179,19 @@ class Run:
         """(file, format, finding) for each file a path names; the finding when the file
         cannot be validated at all (unreadable, unknown format)."""
         text = os.fspath(path)
-        if text == "-" or os.path.isdir(text):
-            try:
-                found = expand_paths(text, self.format)
-            except UsageError:
-                raise
-            except CorefkitError as exc:  # a directory with nothing to validate
-                raise UsageError(str(exc)) from None
-            for file, fmt in found:
+        kind = input_kind(text)  # a path that cannot be read: one line, exit 1
+        if kind in ("stdin", "folder"):
+            for file, fmt in expand_paths(text, self.format):
                 yield file, fmt, None
             return
-        if os.path.isfile(text):
+        if kind == "file":
             yield self._one_file(text)
             return
-        if any(ch in text for ch in "*?["):
-            matches = sorted(p for p in glob.glob(text) if os.path.isfile(p))
-            if not matches:
-                raise UsageError(f"{text}: the pattern matches no file")
-            for match in matches:
-                yield self._one_file(match)
-            return
-        raise UsageError(f"{text}: no such file or directory")
+        matches = sorted(p for p in glob.glob(text) if is_regular_file(p))
+        if not matches:
+            raise InputError(f"{text}: the pattern matches no file")
+        for match in matches:
+            yield self._one_file(match)
 
     def _one_file(self, path: str) -> tuple[str, str | None, Finding | None]:
         if self.format is not None:
@@ -424,8 +417,10 @@ def validate(
     (``conll.*``); ``max_errors`` stops the run after that many errors. The result is a list
     of :class:`Finding` with ``files``, ``documents``, ``stopped`` and ``summary()``. Files
     are checked in ``jobs`` processes (default: the cores, when there is enough input).
-    Unknown check ids, levels or paths raise :class:`~corefkit.errors.UsageError`; problems
-    of the input never raise, they are findings.
+    Unknown check ids or levels raise :class:`~corefkit.errors.UsageError`, paths that
+    name nothing to read (missing, a link loop, a pipe, a folder without files of a known
+    format) :class:`~corefkit.converters.paths.InputError`; problems of a file's content never
+    raise, they are findings.
     """
     run = Run(format=format, level=level, include_only=include_only, exclude=exclude,
               max_errors=max_errors, read_options=read_options, jobs=jobs)

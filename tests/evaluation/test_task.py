@@ -20,6 +20,7 @@ import pytest
 
 import corefkit
 from corefkit.cli.main import main
+from corefkit.converters.paths import InputError
 from corefkit.errors import UsageError
 from corefkit.evaluation.task import Leaderboard, load_task, run_task
 from corefkit.evaluation.task.spec import check_schema
@@ -411,7 +412,8 @@ def test_problems_of_the_task_are_errors_not_rejections(tmp_path, gum):
                  gum / "submissions")
     with pytest.raises(UsageError, match="unknown pass"):
         load_task({"gold": "g", "scoring": {"passes": ["no-such-pass"]}})
-    with pytest.raises(UsageError, match="does not exist"):
+    # a gold that cannot be read is an input error (exit 1) as in every command (issue 22)
+    with pytest.raises(InputError, match="the gold: .*nowhere: no such file or directory"):
         run_task({"gold": str(tmp_path / "nowhere")}, gum / "submissions")
     (tmp_path / "empty").mkdir()
     with pytest.raises(UsageError, match="no submission folder"):

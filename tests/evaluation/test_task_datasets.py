@@ -318,3 +318,14 @@ def test_a_bundle_is_never_written_over_a_file(demo, tmp_path):
     assert target.read_text() == "mine"
     assert main(["task", "bundle", str(demo / "task.toml"), "--platform", "kaggle",
                  "-o", str(tmp_path / "x.zip")]) == 2
+
+
+def test_a_linked_submission_folder_is_refused_unread(demo, tmp_path):
+    """Submissions are untrusted in a task with datasets too: a submission folder that is a
+    link (here to the gold, which would score 100) is refused without being read."""
+    target = _copy(demo, tmp_path)
+    (target / "submissions" / "gold-link").symlink_to(target / "gold")
+    board = run_task(target / "task.toml", target / "submissions", jobs=1)
+    refused = board.rejection("gold-link")
+    assert refused.stage == "refused" and "symbolic link" in refused.reason
+    assert [e.name for e in board.entries] == ["team-three"]

@@ -122,12 +122,16 @@ def test_write_is_atomic_and_follows_the_umask(tmp_path: Path, monkeypatch):
         built.write(out)
     assert out.read_text() == "old" and os.listdir(tmp_path) == ["r.html"]
     monkeypatch.undo()
+    out.chmod(0o600)
+    fresh = tmp_path / "new.html"
     old = os.umask(0o027)
     try:
         built.write(out)
+        built.write(fresh)
     finally:
         os.umask(old)
-    assert out.stat().st_mode & 0o777 == 0o640
+    # a new file gets the umask's rights; a replaced one keeps its own (issue 22)
+    assert fresh.stat().st_mode & 0o777 == 0o640 and out.stat().st_mode & 0o777 == 0o600
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 

@@ -78,12 +78,20 @@ def test_pair(capsys):
 
 def test_usage_errors_exit_2(capsys):
     for args in ([], ["--level", "4", CONLL], ["--exclude", "nope.nope", CONLL],
-                 [CONLL / "no-such-file.conll"], ["--pair", CONLL / "empty-name.conll"],
+                 ["--pair", CONLL / "empty-name.conll"],
                  ["--from", "word", CONLL], ["--max-err", "0", CONLL],
                  ["--format", "xml", CONLL]):
         code, out, err = run(capsys, *args)
         assert code == 2, args
         assert "Traceback" not in err and err.count("\n") <= 4
+
+
+def test_a_missing_file_exits_1_as_in_every_command(capsys):
+    """validate said 2 for a missing file where every other command said 1 (issue 22): a path
+    that cannot be read is bad input, exit 1, one line."""
+    code, out, err = run(capsys, CONLL / "no-such-file.conll")
+    assert code == 1 and out == ""
+    assert err == f"corefkit: error: {CONLL / 'no-such-file.conll'}: no such file or directory\n"
 
 
 def test_list_checks(capsys):

@@ -7,6 +7,7 @@ import os
 import pytest
 
 from corefkit.checks.registry import Check, register, unregistered
+from corefkit.converters.paths import InputError
 from corefkit.errors import UsageError
 from corefkit.model import Document
 from corefkit.validation import Finding, get_check, validate
@@ -55,11 +56,12 @@ def test_bad_levels_limits_formats_and_paths_are_usage_errors(tmp_path):
         validate(CONLL, max_errors=0)
     with pytest.raises(UsageError, match="unknown format"):
         validate(CONLL, format="word")
-    with pytest.raises(UsageError, match="no such file"):
+    # paths that name nothing to read are input errors (exit 1), as in every command (issue 22)
+    with pytest.raises(InputError, match="no such file"):
         validate(tmp_path / "missing.conll")
-    with pytest.raises(UsageError, match="matches no file"):
+    with pytest.raises(InputError, match="matches no file"):
         validate(str(tmp_path / "*.conll"))
-    with pytest.raises(UsageError, match="holds no"):
+    with pytest.raises(InputError, match="holds no"):
         validate(tmp_path)
     with pytest.raises(UsageError, match="either paths or Document"):
         validate([CONLL / "valid-gum-layout.conll", Document("x")])

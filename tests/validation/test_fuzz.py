@@ -16,8 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from corefkit.converters.paths import InputError
 from corefkit.converters.registry import read
-from corefkit.errors import CorefkitError, UsageError
+from corefkit.errors import CorefkitError
 from corefkit.validation import validate
 from tests.conftest import CONFORMANCE, CORPORA
 from tests.validation.helpers import VALIDATION
@@ -230,8 +231,8 @@ def check_project(name: str, data: bytes | None) -> None:
         target = project / name
         if data is None:
             target.unlink()
-            if name == "valid.mmax":  # no project at all: a usage error, not a finding
-                with pytest.raises(UsageError):
+            if name == "valid.mmax":  # no project at all: an input error (exit 1, issue 22)
+                with pytest.raises(InputError):
                     validate(target, format="mmax2")
                 return
         else:

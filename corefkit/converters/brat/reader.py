@@ -43,6 +43,7 @@ from corefkit.converters.brat.annotations import (
 )
 from corefkit.converters.brat.tokens import companion_words
 from corefkit.converters.io import iter_lines, open_binary
+from corefkit.converters.paths import InputError, open_input
 from corefkit.converters.offsets import (
     CharIndex,
     Misaligned,
@@ -89,8 +90,11 @@ def read_path(path: str, file: str | None = None, *,
 def read_text(path: str) -> str:
     """A ``.txt`` file as stored (UTF-8, no newline translation)."""
     try:
-        with open(path, "rb") as handle:
+        with open_input(path) as handle:
             data = handle.read()
+    except InputError as exc:
+        raise FormatError(f"cannot read the text file: {exc}", file=path,
+                          check="brat.missing-text") from None
     except OSError as exc:
         raise FormatError(f"cannot read the text file ({exc.strerror})", file=path,
                           check="brat.missing-text") from None

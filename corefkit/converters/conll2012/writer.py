@@ -16,6 +16,7 @@ from typing import IO
 from corefkit.converters.conll2012.reader import BEGIN_RE, WHITESPACE_RE, parse_begin
 from corefkit.converters.conll2012.spec import LAYOUTS
 from corefkit.converters.loss import (
+    EVERY_COLUMN,
     ConversionReport,
     crossing_same_entity_mentions,
     discontinuous_action,
@@ -28,6 +29,13 @@ def loss_actions(**options: object) -> dict[str, str]:
     """How this writer handles what it cannot hold (the default is ``dropped``)."""
     return {"split_antecedents": "dropped (set entities stay ordinary chains)",
             "discontinuous": discontinuous_action(str(options.get("discontinuous", "drop")))}
+
+
+def kept_conll_columns(doc: Document, *, layout: str = "default", **options: object
+                       ) -> frozenset[str]:
+    """The CoNLL-2012 columns this writer keeps: every one in the source layout (for a
+    document read from CoNLL-2012), none in the 5-column and GUM layouts."""
+    return EVERY_COLUMN if layout == "source" and "conll_begin" in doc.attrs else frozenset()
 
 
 def write_stream(

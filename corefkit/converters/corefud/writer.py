@@ -53,6 +53,15 @@ EID_FORBIDDEN_RE = re.compile(r"[-=| \t()\[\]<>,:]")
 CANONICAL_FIELDS = ("eid", "etype", "head", "other")
 
 
+def kept_conll_columns(doc: Document, **options: object) -> frozenset[str]:
+    """The CoNLL-2012 columns this writer keeps: POS and the predicate lemma, which the
+    reader puts into the model's XPOS and LEMMA (written as XPOS and LEMMA)."""
+    return KEPT_CONLL_COLUMNS
+
+
+KEPT_CONLL_COLUMNS = frozenset({"POS", "predicate lemma"})
+
+
 def loss_actions(**options: Any) -> dict[str, str]:
     """How this writer handles what it cannot hold (the default is ``dropped``)."""
     return {"crossing_same_entity": "later mention dropped"}

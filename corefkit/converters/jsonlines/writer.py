@@ -44,6 +44,13 @@ NATURAL_SHAPE = {"e2e": "e2e", "dygie": "e2e", "wl-coref": "wl-coref", "preco": 
 OPTIONAL = {"speakers", "speaker", "part_id", "span_clusters", "clusters", "doc_key"}
 
 
+def kept_conll_columns(doc: Document, **options: Any) -> frozenset[str]:
+    """The CoNLL-2012 columns this writer keeps: POS (the model's XPOS) in the wl-coref
+    shape, which writes it as ``pos``; no other."""
+    return frozenset({"POS"}) if _shape(options.get("jsonlines_shape"), doc) == "wl-coref" \
+        else frozenset()
+
+
 def loss_actions(**options: object) -> dict[str, str]:
     """How this writer handles what it cannot hold (the default is ``dropped``)."""
     return {"split_antecedents": "dropped (set entities stay ordinary chains)",

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corefkit.converters.jsontext import parse
+from corefkit.converters.paths import InputError, read_text
 from corefkit.errors import FormatError, UsageError
 from corefkit.schemas import DIRECTORY
 
@@ -134,9 +135,9 @@ def load_level_map(spec: str | LevelMap | None = None) -> LevelMap:
     if cached is not None:
         return cached
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            data = parse(handle.read(), file=path, check="mmax2.bad-map", hint="a level map")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = parse(read_text(path, "utf-8-sig"), file=path, check="mmax2.bad-map",
+                     hint="a level map")
+    except (OSError, UnicodeDecodeError, InputError) as exc:
         raise FormatError(f"cannot read the level map ({exc})", file=path,
                           check="mmax2.bad-map") from None
     level_map = _parse_map(data, path)

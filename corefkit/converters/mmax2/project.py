@@ -19,6 +19,7 @@ from lxml import etree
 from corefkit.converters.mmax2.layout import span_string
 from corefkit.converters.mmax2.levelmap import LevelMap
 from corefkit.converters.mmax2.markables import Level
+from corefkit.converters.paths import InputError, RefusedPath, open_input
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Token
 
@@ -97,12 +98,15 @@ class ProjectFiles:
         """The root element of an XML file, or a FormatError naming file, line and column."""
         shown = self.show(path)
         try:
-            with open(path, "rb") as handle:
+            with open_input(path) as handle:
                 data = handle.read()
-        except FileNotFoundError:
-            raise FormatError(
-                f"the {what} {shown} does not exist", file=missing_file or self.display,
-                line=missing_line, check="mmax2.missing-file") from None
+        except InputError as exc:
+            if not isinstance(exc, RefusedPath) and not os.path.lexists(path):
+                raise FormatError(
+                    f"the {what} {shown} does not exist", file=missing_file or self.display,
+                    line=missing_line, check="mmax2.missing-file") from None
+            raise FormatError(f"cannot read the {what}: {exc}", file=shown,
+                              check="mmax2.missing-file") from None
         except OSError as exc:
             raise FormatError(f"cannot read the {what} ({exc.strerror})", file=shown,
                               check="mmax2.missing-file") from None

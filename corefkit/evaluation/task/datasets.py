@@ -47,7 +47,7 @@ from corefkit.evaluation.task.submission import (
     score_options,
     score_submission,
 )
-from corefkit.evaluation.task.spec import Dataset, Task, Variant
+from corefkit.evaluation.task.spec import Dataset, Task
 
 Progress = Callable[[str, str], None]
 # (submission file, dataset, task) -> why it is refused, or None: checks a platform adds (the

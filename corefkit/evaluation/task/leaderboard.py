@@ -75,8 +75,9 @@ class Entry:
 
 @dataclass(frozen=True)
 class Rejection:
-    """A submission that was not scored, and why (``stage``: layout, validation, pairing,
-    scoring; ``findings``: the first few errors)."""
+    """A submission that was not scored, and why (``stage``: refused — not read at all: a
+    symbolic link, a device —, layout, validation, pairing, scoring; ``findings``: the
+    first few errors)."""
 
     name: str
     path: str

@@ -38,6 +38,10 @@ def run_datasets(task: Task, submissions: str, engine: dict[str, Any],
     entries: list[DatasetEntry] = []
     rejected: list[Rejection] = []
     for submission in found:
+        if submission.refused is not None:  # a link, a device: never read
+            rejected.append(Rejection(submission.name, submission.path, "refused",
+                                      submission.refused, errors=1))
+            continue
         if progress is not None:
             progress(submission.name, "checking")
         result = evaluate_submission(submission, task, prepared, engine)

@@ -18,19 +18,16 @@ rank), and each is tested against the next one with the paired tests of
 
 from __future__ import annotations
 
-import fnmatch
 import itertools
 import os
 import zlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
-from fractions import Fraction
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from corefkit.checks.registry import Finding
-from corefkit.errors import CorefkitError, Repair, UsageError, counted
+from corefkit.errors import UsageError
 from corefkit.evaluation.task.leaderboard import (
     AdjacentTest,
     Entry,
@@ -130,6 +127,10 @@ def evaluate(found: list[Submission], task: Task, prepared: Prepared, engine: di
     rejected: list[Rejection] = []
     matrices: dict[str, dict[str, np.ndarray]] = {}
     for submission in found:
+        if submission.refused is not None:
+            rejected.append(Rejection(submission.name, submission.path, "refused",
+                                      submission.refused, errors=1))
+            continue
         if progress is not None:
             progress(submission.name, "checking")
         checked = check_submission(submission, task, prepared)

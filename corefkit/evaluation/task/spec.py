@@ -158,9 +158,11 @@ def load_task(source: str | os.PathLike[str] | Mapping[str, Any] | Task,
 
 
 def _read_file(path: str) -> dict[str, Any]:
+    from corefkit.converters.paths import open_input
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        with open_input(path) as handle:  # a path that cannot be read: InputError, exit 1
+            text = handle.read().decode("utf-8")
     except OSError as exc:
         raise UsageError(f"{path}: cannot read the task file ({exc.strerror or exc})") from None
     except UnicodeDecodeError:

@@ -16,6 +16,7 @@ import numpy as np
 
 from corefkit.checks.plugins import FormatPlugin
 from corefkit.checks.registry import WARNING, Finding
+from corefkit.converters.paths import InputError, confined
 from corefkit.errors import CorefkitError, Repair, UsageError, counted
 from corefkit.evaluation.task.leaderboard import Entry, Rejection
 from corefkit.evaluation.task.spec import Task
@@ -31,6 +32,7 @@ from corefkit.validation.pair import compare as pair_incidents
 class Submission:
     name: str
     path: str
+    refused: str | None = None  # why it is not read at all (a symbolic link, a device, ...)
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,12 @@ def prepare(task: Task) -> Prepared:
     from corefkit.scoring.config import ScoreConfig
     from corefkit.scoring.metrics.registry import parse_metrics
 
-    if not os.path.exists(task.gold):
-        raise UsageError(f"the gold {task.gold} does not exist")
+    from corefkit.converters.paths import input_kind
+
+    try:
+        input_kind(task.gold)
+    except InputError as exc:
+        raise InputError(f"the gold: {exc}") from None
     gold_format = get(task.gold_format).name if task.gold_format else \
         expand_paths(task.gold)[0][1]
     wanted = task.submissions.format
@@ -87,30 +93,76 @@ def prepare(task: Task) -> Prepared:
 
 # ============================================================================ submissions
 def discover(directory: str, task: Task) -> tuple[list[Submission], list[Repair]]:
-    """The submissions in ``directory`` (sorted by name) and notes on what was left out."""
-    if not os.path.isdir(directory):
+    """The submissions in ``directory`` (sorted by name) and notes on what was left out.
+
+    Submissions are untrusted: an entry that is a symbolic link, or not a regular file or
+    folder, or a folder holding one, is a submission refused without being read
+    (:func:`untrusted_entry`), so that no link can make the gold or a private file count as
+    a submission or show in the leaderboard."""
+    from corefkit.converters.paths import input_kind, list_folder
+
+    if input_kind(directory) != "folder":  # a path that cannot be read: InputError, exit 1
         raise UsageError(f"{directory}: not a folder of submissions")
     layout = task.submissions
     kind = "folder" if layout.layout == "folder" else "file"
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, str, str | None]] = []
     notes: list[Repair] = []
-    for entry in sorted(os.listdir(directory)):
+    for entry in list_folder(directory):
         full = os.path.join(directory, entry)
         if entry.startswith(".") or (layout.pattern and not fnmatch.fnmatch(entry, layout.pattern)):
             continue
-        if os.path.isdir(full) != (kind == "folder"):
+        refused = untrusted_entry(full)
+        if refused is None and os.path.isdir(full) != (kind == "folder"):
             notes.append(Repair("task.ignored", f"{entry} is not a {kind} (layout "
                                 f"{layout.layout}): not a submission", file=full,
                                 action="ignored"))
             continue
-        found.append((entry, full))
+        found.append((entry, full, refused))
     if not found:
         what = f" matching {layout.pattern!r}" if layout.pattern else ""
         raise UsageError(f"{directory}: no submission {kind}{what} in it (layout "
                          f"{layout.layout})")
-    stems = [os.path.splitext(e)[0] if layout.layout == "file" else e for e, _ in found]
-    names = [s if stems.count(s) == 1 else e for s, (e, _) in zip(stems, found)]
-    return [Submission(n, p) for n, (_, p) in zip(names, found)], notes
+    stems = [os.path.splitext(e)[0] if layout.layout == "file" else e for e, _, _ in found]
+    names = [s if stems.count(s) == 1 else e for s, (e, _, _) in zip(stems, found)]
+    return [Submission(n, p, r) for n, (_, p, r) in zip(names, found)], notes
+
+
+def untrusted_entry(path: str) -> str | None:
+    """Why the submission ``path`` is refused unread, or None: a symbolic link (whatever it
+    points to: the message never says), anything but a regular file or folder, or a folder
+    holding a symbolic link or such a file (at any depth) or one that cannot be listed."""
+    import stat
+
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symbolic link; a submission must be a file or folder inside the " \
+               "submissions folder, not a link (not read)"
+    if stat.S_ISREG(info.st_mode):
+        return None
+    if not stat.S_ISDIR(info.st_mode):
+        return "is not a regular file or folder (a pipe, socket or device; not read)"
+    problems: list[str] = []
+    for root, dirs, files in os.walk(path, onerror=lambda exc: problems.append(
+            f"{os.path.relpath(str(exc.filename), path)} cannot be listed")):
+        for name in sorted(dirs + files):
+            try:
+                mode = os.lstat(os.path.join(root, name)).st_mode
+            except OSError:
+                mode = 0  # vanished or unreadable: refused below as not a file or folder
+            inside = os.path.relpath(os.path.join(root, name), path)
+            if stat.S_ISLNK(mode):
+                problems.append(f"{inside} is a symbolic link")
+            elif not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                problems.append(f"{inside} is not a regular file or folder")
+        if problems:
+            break
+    if problems:
+        return (f"the folder holds what is not read: {problems[0]}; a submission holds only "
+                "files and folders, no links (not read)")
+    return None
 
 
 def check_submission(submission: Submission, task: Task, prepared: Prepared
@@ -124,10 +176,13 @@ def check_submission(submission: Submission, task: Task, prepared: Prepared
         summaries.append(DocumentSummary.of(doc, plugin, file))
 
     try:
-        for _ in iterate(run, submission.path, observe):
-            pass
+        with confined(os.path.dirname(submission.path)):  # nothing read outside, no link
+            for _ in iterate(run, submission.path, observe):
+                pass
     except UsageError as exc:  # a folder without a file of the format
         return Rejection(submission.name, submission.path, "layout", str(exc), errors=1)
+    except InputError as exc:  # a path that cannot be read: named, never its content
+        return Rejection(submission.name, submission.path, "refused", str(exc), errors=1)
     checked = list(run.result)
     if task.track == "llm":  # the answer's own format repaired, as the track repairs it
         checked = [_repaired(f, prepared.submission_format) for f in checked]
@@ -182,10 +237,12 @@ def score_submission(submission: Submission, task: Task, prepared: Prepared, war
 
     options = score_options(task)
     try:
-        report = score(task.gold, submission.path, list(prepared.metrics),
-                       key_format=prepared.gold_format,
-                       response_format=prepared.submission_format, per_document=True,
-                       **options, **engine)
+        # the submission as it was checked: inside its folder, no link (the gold is trusted)
+        with confined(os.path.dirname(submission.path), task.gold):
+            report = score(task.gold, submission.path, list(prepared.metrics),
+                           key_format=prepared.gold_format,
+                           response_format=prepared.submission_format, per_document=True,
+                           **options, **engine)
     except UsageError:
         raise
     except CorefkitError as exc:
