@@ -73,6 +73,9 @@ class FormatPlugin:
     * ``token_line(file, first line of the document, n)`` gives the line of the document's n-th
       word (0-based, empty nodes not counted), for key/response messages; ``words_known`` says whether the document's word forms are
       real (CoNLL-2012 layouts without a word column have none).
+    * ``announced`` names the format's warnings that every command reports, as ``validate``
+      does (the others are left to ``validate``): CorefUD's ``no-syntax``, which says once per
+      document why a tree-less file is read at all.
     """
 
     format: str
@@ -83,6 +86,7 @@ class FormatPlugin:
     mention_place: Callable[[Document, Mention], tuple[str | None, int | None]] | None = None
     token_line: Callable[[str, int | None, int], int | None] | None = None
     words_known: Callable[[Document], bool] | None = None
+    announced: frozenset[str] = frozenset()
 
 
 # ---------------------------------------------------------------------------- shared helpers

@@ -13,12 +13,16 @@ reader made — the model checks (:mod:`corefkit.checks.model`) and each format'
 * lenient (``--lenient``): each error becomes a warning on the document (nothing is repaired:
   these checks describe, they do not change the document), and the command goes on.
 
-Warnings of these checks are left to ``validate``: commands show the warnings of their readers.
+Warnings of these checks are left to ``validate`` (commands show the warnings of their
+readers), except those a format announces (``FormatPlugin.announced``): these are added to the
+document's repairs, strict or lenient.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import contextvars
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from corefkit.checks.model import ModelChecks
 from corefkit.checks.plugins import FileChecks, FormatPlugin, Incident
@@ -27,6 +31,27 @@ from corefkit.errors import FormatError, Repair
 from corefkit.model import Document
 
 LEVEL = 3  # what validate runs by default: every level
+
+# the checks a task leaves out ([validation] exclude): neither refused nor reported while
+# reading inside :func:`excluding`
+_EXCLUDED: contextvars.ContextVar[frozenset[str]] = \
+    contextvars.ContextVar("excluded", default=frozenset())
+
+
+@contextmanager
+def excluding(checks: Iterable[str]) -> Iterator[None]:
+    """Read inside this block, the ``checks`` (ids) are neither refused nor reported: what a
+    task's ``[validation] exclude`` leaves out of validation, its scoring leaves out too."""
+    token = _EXCLUDED.set(_EXCLUDED.get() | frozenset(checks))
+    try:
+        yield
+    finally:
+        _EXCLUDED.reset(token)
+
+
+def excluded(check: str) -> bool:
+    """Whether ``check`` is left out of reading here (:func:`excluding`)."""
+    return check in _EXCLUDED.get()
 
 
 def make_finding(incident: Incident, plugin: FormatPlugin, doc: Document | None,
@@ -60,7 +85,7 @@ class Gate:
 
     def document(self, doc: Document) -> None:
         """Refuse the document's first error (strict), or add each error to its repairs as a
-        warning (lenient)."""
+        warning (lenient); announced warnings are added to its repairs either way."""
         for finding in self._errors(doc):
             self._handle(finding, doc)
 
@@ -70,21 +95,32 @@ class Gate:
         for check in self.checks:
             for incident in check.finish():
                 finding = make_finding(incident, self.plugin, None, self.file)
-                if finding is not None and finding.is_error:
+                if finding is not None and self._shown(finding):
                     self._handle(finding, last)
 
     def _errors(self, doc: Document) -> Iterator[Finding]:
         for check in self.checks:
             for incident in check.document(doc):
                 finding = make_finding(incident, self.plugin, doc, self.file)
-                if finding is not None and finding.is_error:
+                if finding is not None and self._shown(finding):
                     yield finding
+
+    def _shown(self, finding: Finding) -> bool:
+        if excluded(finding.check):
+            return False
+        return finding.is_error or finding.check in self.plugin.announced
 
     def _handle(self, finding: Finding, doc: Document | None) -> None:
         context = [f"document {finding.document}"] if finding.document is not None else []
         if finding.sentence is not None:
             context.append(f"sentence {finding.sentence}")
         where = f" ({', '.join(context)})" if context else ""
+        if not finding.is_error:
+            if doc is not None:
+                doc.repairs.append(Repair(finding.check, finding.message,
+                                          finding.file, finding.line, None, finding.document,
+                                          "kept"))
+            return
         if not self.lenient or doc is None:
             raise FormatError(f"{finding.message}{where}; fix the input, or pass --lenient to "
                               "read it anyway", file=finding.file, line=finding.line,
@@ -111,4 +147,4 @@ def gated(documents: Iterator[Document], file: str, plugin: FormatPlugin,
         yield last
 
 
-__all__ = ["Gate", "gated"]
+__all__ = ["Gate", "excluded", "excluding", "gated"]

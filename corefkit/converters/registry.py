@@ -394,13 +394,16 @@ def _refusing(docs: Iterator[Document], file: str, lenient: bool,
             doc.source_format = fmt
             yield doc
         return
+    from corefkit.converters.gate import excluded
+
     load_format_checks()  # the readers' checks say what is malformed
     count = 0
     for doc in docs:
         doc.source_format = fmt
         for repair in doc.repairs:
             check = get_check(repair.check)
-            if check is not None and (check.refused if checks else check.read_refused):
+            if check is not None and (check.refused if checks else check.read_refused) \
+                    and not excluded(check.id):
                 raise FormatError(f"{repair.message}; fix the input, or pass --lenient to "
                                   "repair it", file=repair.file or doc.file, line=repair.line,
                                   column=repair.column, check=repair.check)

@@ -268,6 +268,10 @@ register(
     _ud("repeated-feature", 2, "FEATS naming one feature twice"),
     _ud("invalid-deprel", 2, "a DEPREL that is not lowercase letters with one optional :subtype"),
     _ud("unknown-udeprel", 2, "a DEPREL whose main type is none of the 37 universal relations"),
+    _ud("no-syntax", 2,
+        "a document without syntax: UPOS, HEAD and DEPREL '_' on every word (keys made by "
+        "hand, TSV exports, a library's output); scoring needs no tree, so it is one warning "
+        "instead of the per-word UPOS, DEPREL and HEAD errors", WARNING),
     _ud("invalid-head", 2, "a HEAD that is not a word id or 0"),
     _ud("unknown-head", 2, "a HEAD that names no word or empty node of the sentence"),
     _ud("head-self-loop", 2, "a word that is its own HEAD"),
@@ -514,4 +518,5 @@ PLUGIN = FormatPlugin(
     },
     renamed={"mention.crossing-same-entity": CROSSING_SAME_ENTITY},
     token_line=token_line,
+    announced=frozenset({"corefud.no-syntax"}),
 )

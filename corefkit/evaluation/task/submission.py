@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -232,13 +233,14 @@ def score_submission(submission: Submission, task: Task, prepared: Prepared, war
                      engine: dict[str, Any]) -> Entry | Rejection:
     """The scored entry (values of the ranking keys as exact fractions), or the rejection
     when the scorer refuses the submission."""
-    from corefkit.scoring.api import score
     from corefkit.evaluation.significance import exact_score
+    from corefkit.scoring.api import score
 
     options = score_options(task)
     try:
         # the submission as it was checked: inside its folder, no link (the gold is trusted)
-        with confined(os.path.dirname(submission.path), task.gold):
+        with confined(os.path.dirname(submission.path), task.gold), \
+                excluded_checks(task):
             report = score(task.gold, submission.path, list(prepared.metrics),
                            key_format=prepared.gold_format,
                            response_format=prepared.submission_format, per_document=True,
@@ -254,6 +256,16 @@ def score_submission(submission: Submission, task: Task, prepared: Prepared, war
             raise UsageError(f"[ranking]: {key.label} has no value to rank by")
         values[key.label] = Fraction(value)
     return Entry(submission.name, submission.path, report, values, warnings)
+
+
+def excluded_checks(task: Task) -> AbstractContextManager[None]:
+    """The block in which a submission is scored: the checks the task's ``[validation]
+    exclude`` leaves out of validation are left out of scoring's reading too (the gold and
+    the submissions were checked without them)."""
+    from corefkit.converters.gate import excluding
+    from corefkit.validation.catalog import expand_patterns
+
+    return excluding(expand_patterns(task.exclude, "[validation] exclude"))
 
 
 def score_options(task: Task) -> dict[str, Any]:
