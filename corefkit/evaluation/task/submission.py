@@ -259,13 +259,15 @@ def score_submission(submission: Submission, task: Task, prepared: Prepared, war
 
 
 def excluded_checks(task: Task) -> AbstractContextManager[None]:
-    """The block in which a submission is scored: the checks the task's ``[validation]
-    exclude`` leaves out of validation are left out of scoring's reading too (the gold and
-    the submissions were checked without them)."""
+    """The block in which a submission is scored: what the task's validation leaves out
+    (``[validation] exclude``, and the checks above its ``level``) scoring's reading leaves
+    out too, so that a submission validation accepted is scored, not refused by the reader.
+    The gold was validated at every level (:func:`prepare`)."""
     from corefkit.converters.gate import excluding
-    from corefkit.validation.catalog import expand_patterns
+    from corefkit.validation.catalog import all_checks, expand_patterns
 
-    return excluding(expand_patterns(task.exclude, "[validation] exclude"))
+    above = {check.id for check in all_checks() if check.level > task.level}
+    return excluding(expand_patterns(task.exclude, "[validation] exclude") | above)
 
 
 def score_options(task: Task) -> dict[str, Any]:
