@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,3 +170,56 @@ def test_lenient_goes_on_with_a_warning(case, capsys, tmp_path):
                  ["score", path, path]):
         code, _, err = run(capsys, *args, "--lenient")
         assert code == 0 and check in err, (args[0], err)
+
+
+def without_syntax(tmp: Path, keep_one_head: bool = False) -> Path:
+    """The GUM document with UPOS, HEAD, DEPREL and DEPS '_' on every word (a key made by
+    hand, a TSV export); ``keep_one_head`` leaves the first word's HEAD as it was."""
+    lines = GUM.read_text(encoding="utf-8").split("\n")
+    kept = False
+    for n, line in enumerate(lines):
+        cols = line.split("\t")
+        if len(cols) == 10 and cols[0].isdigit():
+            for i in (3, 6, 7, 8):
+                if not (keep_one_head and not kept and i == 6):
+                    cols[i] = "_"
+            kept = True
+            lines[n] = "\t".join(cols)
+    out = tmp / ("partial.conllu" if keep_one_head else "bare.conllu")
+    out.write_text("\n".join(lines), encoding="utf-8")
+    return out
+
+
+def test_a_document_without_syntax_is_one_warning_everywhere(capsys, tmp_path):
+    """(issue 22, policy c) CoNLL-U without any tree is one corefud.no-syntax warning per
+    document in validate and every command, never one tree error per word."""
+    path = without_syntax(tmp_path)
+    findings = [(f.check, f.severity) for f in validate_findings(path)]
+    assert findings == [("corefud.no-syntax", "warning")], findings
+    code, out, _ = run(capsys, "validate", path)
+    assert code == 0 and out.count("corefud.no-syntax:") == 1, out
+    for args in (["stats", path], ["convert", path, tmp_path / "converted.conll"],
+                 ["score", path, path]):
+        code, _, err = run(capsys, *args)
+        assert code == 0, (args[0], err)
+        assert err.count("(corefud.no-syntax)") == 1, (args[0], err)
+        assert "[ERROR]" not in err and "error:" not in err, (args[0], err)
+    for name, args in commands(path, tmp_path / "out").items():
+        code, _, err = run(capsys, *args, "-q")
+        assert code == 0, (name, err)
+
+
+def test_a_document_with_some_syntax_keeps_its_tree_errors(capsys, tmp_path):
+    """One word with a HEAD is a tree: the other words' missing UPOS/HEAD/DEPREL stay errors
+    that every command refuses."""
+    path = without_syntax(tmp_path, keep_one_head=True)
+    found = {f.check for f in validate_findings(path) if f.is_error}
+    assert "corefud.no-syntax" not in found and "corefud.invalid-head" in found, found
+    code, _, err = run(capsys, "score", path, path, "-q")
+    assert code == 1 and "(corefud." in err, err
+
+
+def validate_findings(path: Path) -> list[Any]:
+    from corefkit.validation import validate
+
+    return list(validate(path))
