@@ -13,6 +13,7 @@ The public API mirrors the command line::
     scorer = corefkit.Scorer()                                 # ... one document at a time
     analysis = corefkit.analyze("key.conll", "response.conll") # error categories
     corefkit.report("key.conll", "response.conll", output="report.html")
+    corefkit.agree(["anna.tsv", "ben.tsv"])                   # inter-annotator agreement
 
 Everything is imported when first used: ``import corefkit`` loads neither NumPy, SciPy,
 networkx nor click.
@@ -21,13 +22,23 @@ networkx nor click.
 import typing as _typing
 
 from corefkit import _deprecated
-from corefkit._api import analyze, convert, read, report, score, score_clusters, validate, write
+from corefkit._api import (
+    agree,
+    analyze,
+    convert,
+    read,
+    report,
+    score,
+    score_clusters,
+    validate,
+    write,
+)
 from corefkit._version import __version__
 
 if _typing.TYPE_CHECKING:  # pragma: no cover
     from corefkit.scoring.clusters import Scorer
 
-__all__ = ["Scorer", "__version__", "analyze", "convert", "read", "report", "score",
+__all__ = ["Scorer", "__version__", "agree", "analyze", "convert", "read", "report", "score",
            "score_clusters", "validate", "write"]
 
 _deprecated.install()  # the import paths that moved (_deprecated.MOVED) work, with a warning

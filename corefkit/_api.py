@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from corefkit.converters.convert import ConvertResult
     from corefkit.converters.loss import ConversionReport
     from corefkit.diagnosis.report import AnalysisReport
+    from corefkit.evaluation.agreement.report import AgreementReport
     from corefkit.model import Document
     from corefkit.report.build import Report
     from corefkit.scoring.report import ScoreReport
@@ -315,3 +316,52 @@ def report(key: Source, *responses: Source, output: PathLike | None = None,
         keep_zeros=keep_zeros, remove_singletons=remove_singletons,
         remove_split_antecedents=remove_split_antecedents, discourse_deixis=discourse_deixis,
         passes=passes, lenient=lenient, align=align)
+
+
+def agree(sources: Source | Sequence[Source], *, labels: Sequence[str] = (),
+          layers: Sequence[str] = (), format: str | None = None,
+          read_options: dict[str, Any] | None = None, lenient: bool = False,
+          passes: Sequence[str] = (), curation: bool = False, match: str = "exact",
+          remove_singletons: bool = False, type_table: TypeTableChoice = None,
+          merge: str | None = None, output: PathLike | None = None,
+          output_format: str | None = None, write_options: dict[str, Any] | None = None,
+          mark: str = "disagreement", fail_on_loss: bool = False,
+          html: PathLike | None = None, title: str | None = None, page_tokens: int = 1500,
+          progress: Callable[[str], None] | None = None) -> AgreementReport:
+    """Agreement between annotators on mentions and chains, as ``corefkit agree`` measures it.
+
+    ``sources``: two or more annotations of the same documents (files, folders or globs of
+    any format, or documents; one per annotator, named by ``labels`` or their file names),
+    or one corpus with annotator ``layers`` (LCC: ``["manualCoreferences@1",
+    "manualCoreferences@2"]``), or an INCEpTION project export (``annotation/<document>/
+    <user>.tsv``; ``curation`` adds ``CURATION_USER`` as the annotator ``curation``).
+    Documents are paired by name; annotations whose tokens differ are put on common tokens by
+    their characters, never by position (:mod:`corefkit.evaluation.agreement.tokens`).
+
+    Per pair of annotators, over the documents both annotated and per document: mention F1
+    under exact, partial and head matching and the chain metrics MUC, B³, CEAFe, BLANC, LEA
+    and CoNLL (chains matched by ``match``), each annotator as key in turn and averaged;
+    Cohen's κ over tokens in or out of a mention; Krippendorff's α with the MASI distance over
+    the chains of the mentions both marked. For all annotators Fleiss' κ and α; per mention
+    type and entity type; every disagreement with its file locations. ``merge`` (``majority``,
+    ``union``, ``intersection``) writes an adjudication draft to ``output`` (the input's format
+    or ``output_format``) with every disagreement in the mention attribute ``mark``; ``html``
+    writes the agreement view of the report. Every value is an exact fraction
+    (``docs/reference/agreement.md`` defines them).
+
+    >>> agreement = corefkit.agree(["examples/conll2012/key.conll",
+    ...                             "examples/conll2012/response.conll"], labels=["ann", "bob"])
+    >>> pair = agreement.pair("ann", "bob")
+    >>> pair.mentions["exact"].f1, pair.chains["muc"].f1
+    (Fraction(30, 31), Fraction(2, 3))
+    >>> [d.category for d in agreement.disagreements][:3]
+    ['merge', 'split', 'split']
+    """
+    from corefkit.report.agreement import agree as _agree
+
+    return _agree(sources, labels=labels, layers=layers, format=format,
+                  read_options=read_options, lenient=lenient, passes=passes, curation=curation,
+                  match=match, remove_singletons=remove_singletons, type_table=type_table,
+                  merge=merge, output=output, output_format=output_format,
+                  write_options=write_options, mark=mark, fail_on_loss=fail_on_loss, html=html,
+                  title=title, page_tokens=page_tokens, progress=progress)

@@ -16,7 +16,7 @@ import corefkit
 from corefkit import _api
 from tests.conftest import ROOT
 
-PUBLIC = ["Scorer", "__version__", "analyze", "convert", "read", "report", "score",
+PUBLIC = ["Scorer", "__version__", "agree", "analyze", "convert", "read", "report", "score",
           "score_clusters", "validate", "write"]
 
 
@@ -57,12 +57,14 @@ def behind(name: str):
     """The function a public function of corefkit calls."""
     from corefkit.converters import convert, registry
     from corefkit.diagnosis import engine
+    from corefkit.report import agreement
     from corefkit.scoring import api, clusters
     from corefkit.validation import engine as validation
 
     return {"read": registry.read, "write": registry.write, "convert": convert.convert,
             "validate": validation.validate, "score": api.score,
-            "score_clusters": clusters.score_clusters, "analyze": engine.analyze}[name]
+            "score_clusters": clusters.score_clusters, "analyze": engine.analyze,
+            "agree": agreement.agree}[name]
 
 
 def parameters(function) -> list[tuple[str, object, object]]:
@@ -72,7 +74,7 @@ def parameters(function) -> list[tuple[str, object, object]]:
 
 
 @pytest.mark.parametrize("name", ["read", "write", "convert", "validate", "score",
-                                  "score_clusters", "analyze"])
+                                  "score_clusters", "analyze", "agree"])
 def test_a_public_function_takes_the_parameters_of_the_function_behind_it(name):
     assert parameters(getattr(_api, name)) == parameters(behind(name))
 
@@ -99,7 +101,7 @@ def test_report_takes_the_options_that_build_and_its_scoring_read():
 
 # ---------------------------------------------------------------- the examples
 EXAMPLED = ["read", "write", "convert", "validate", "score", "score_clusters", "analyze",
-            "report", "Scorer"]
+            "report", "agree", "Scorer"]
 
 
 @pytest.mark.parametrize("name", EXAMPLED)

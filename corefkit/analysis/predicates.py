@@ -499,17 +499,15 @@ class DocumentView:
         return self._relations[name]
 
     def _nested(self) -> set[Mention]:
+        """Mentions that share a token with another mention of their chain: counted per
+        token, O(positions) (the pairs of a chain of n overlapping mentions are n²/2)."""
         found: set[Mention] = set()
         for chain in self._chains():
-            chain = [m for m in chain if m.tokens]  # sorted by start, longer first
-            for a, m in enumerate(chain):
-                tokens = None
-                for other in chain[a + 1:]:
-                    if other.start > m.end:
-                        break
-                    tokens = tokens or set(m.tokens)
-                    if not tokens.isdisjoint(other.tokens):
-                        found.update((m, other))
+            covering: dict[int, int] = {}
+            for m in chain:
+                for t in m.tokens:
+                    covering[t] = covering.get(t, 0) + 1
+            found.update(m for m in chain if any(covering[t] > 1 for t in m.tokens))
         return found
 
     def sentence_breaks(self) -> bool:
@@ -525,9 +523,10 @@ class DocumentView:
         self.relation(name)
         return self._undecided[name]
 
-    def _same_sentence_pairs(self, name: str) -> Iterable[tuple[Mention, Mention]]:
-        """Coreferent mention pairs (earlier, later) that lie in one sentence; without sentence
-        breaks every coreferent pair is undecided for relation ``name`` instead."""
+    def _same_sentence_groups(self, name: str) -> Iterable[list[Mention]]:
+        """The mentions of each chain that lie in one sentence, per sentence (groups of two or
+        more); without sentence breaks every mention of a chain is undecided for relation
+        ``name`` instead."""
         if not self.sentence_breaks():
             for chain in self._chains():
                 if len(chain) > 1:
@@ -538,38 +537,52 @@ class DocumentView:
             for m in chain:
                 if m.tokens and self.tokens[m.start].sentence == self.tokens[m.end].sentence:
                     by_sentence.setdefault(self.tokens[m.start].sentence, []).append(m)
-            for group in by_sentence.values():
-                for a, m in enumerate(group):
-                    for other in group[a + 1:]:
-                        yield m, other
+            yield from (group for group in by_sentence.values() if len(group) > 1)
 
     def _appositive(self) -> set[Mention]:
+        """Coreferent mentions of one sentence next to each other, or with one punctuation
+        mark between them: the mentions ending just before a start, grouped by position
+        (the pairs of a group are never enumerated)."""
         found: set[Mention] = set()
-        for a, b in self._same_sentence_pairs("appositive"):
-            first, second = (a, b) if a.end < b.start else (b, a)
-            if first.end >= second.start:
-                continue  # overlapping: nested, not appositive
-            gap = second.start - first.end - 1
-            if gap == 0 or (gap == 1 and self.is_punct(first.end + 1)):
-                found.update((a, b))
+        for group in self._same_sentence_groups("appositive"):
+            ending: dict[int, list[Mention]] = {}
+            starting: dict[int, list[Mention]] = {}
+            for m in group:
+                ending.setdefault(m.end, []).append(m)
+                starting.setdefault(m.start, []).append(m)
+            for end, firsts in ending.items():
+                for gap in (0, 1):
+                    seconds = starting.get(end + 1 + gap)
+                    if seconds and (gap == 0 or self.is_punct(end + 1)):
+                        found.update(firsts)
+                        found.update(seconds)
         return found
 
     def _copular(self) -> set[Mention]:
+        """Coreferent mentions of one sentence whose heads are the subject (nsubj) and the
+        predicate (with a cop child) of a copular clause: each mention's head looked up once,
+        its partners found by the predicate's index."""
         found: set[Mention] = set()
-        for a, b in self._same_sentence_pairs("copular"):
-            tree = self.tree(a.start)
+        for group in self._same_sentence_groups("copular"):
+            tree = self.tree(group[0].start)
             if tree is None:
-                self._undecided["copular"].update((a, b))
+                self._undecided["copular"].update(group)
                 continue
-            ha, hb = self.head(a), self.head(b)
-            if ha is None or hb is None:
-                continue
-            for subject, predicate in ((ha, hb), (hb, ha)):
-                if tree.parent.get(subject) == predicate and \
-                        _base(tree.deprel.get(subject)) == "nsubj" and \
-                        any(_base(tree.deprel.get(c)) == "cop"
-                            for c in tree.children.get(predicate, ())):
-                    found.update((a, b))
+            by_head: dict[int, list[Mention]] = {}
+            for m in group:
+                head = self.head(m)
+                if head is not None:
+                    by_head.setdefault(head, []).append(m)
+            for subject, mentions in by_head.items():
+                predicate = tree.parent.get(subject)
+                if predicate is None:
+                    continue
+                partners = by_head.get(predicate)
+                if partners and _base(tree.deprel.get(subject)) == "nsubj" and any(
+                        _base(tree.deprel.get(c)) == "cop"
+                        for c in tree.children.get(predicate, ())):
+                    found.update(mentions)
+                    found.update(partners)
         self._undecided["copular"] -= found
         return found
 

@@ -115,15 +115,17 @@ def source_stats(source: str, *, format: str | None = None, table: str = "defaul
     from corefkit.converters.registry import expand_paths, refuse_undeclared
     from corefkit.parallel import map_files, workers_for
 
-    files = [source] if source == "-" else [f for f, _ in expand_paths(source, format)]
+    # each file read as the format its folder's expansion found (one detection per file)
+    found = [(source, format)] if source == "-" else list(expand_paths(source, format))
+    files = [f for f, _ in found]
     if options and source != "-":
         from corefkit.converters.registry import get
 
-        refuse_undeclared(options, [get(fmt) for _, fmt in expand_paths(source, format)], "read")
-    work = functools.partial(_file_stats, format=format, table=table, per_document=per_document,
+        refuse_undeclared(options, [get(fmt) for _, fmt in found if fmt is not None], "read")
+    work = functools.partial(_file_stats, table=table, per_document=per_document,
                              lenient=lenient, options=options)
     total, each, repairs = Stats("total"), [], []
-    for file_total, file_each, file_repairs in map_files(work, files,
+    for file_total, file_each, file_repairs in map_files(work, found,
                                                           workers_for(jobs, files)):
         total = total + file_total
         each.extend(file_each)
@@ -132,12 +134,12 @@ def source_stats(source: str, *, format: str | None = None, table: str = "defaul
     return total, each, repairs
 
 
-def _file_stats(file: str, *, format: str | None, table: str, per_document: bool,
+def _file_stats(item: tuple[str, str | None], *, table: str, per_document: bool,
                 lenient: bool, options: dict[str, Any]) -> tuple[Stats, list[Stats],
                                                                    list[Repair]]:
-    from corefkit.converters.registry import get, guess_format, own_options, read
+    from corefkit.converters.registry import get, own_options, read
 
-    fmt = format or (guess_format(file) if file != "-" else None)
+    file, fmt = item
     own = own_options(get(fmt), options, "read") if fmt is not None else options
     repairs: list[Repair] = []
 

@@ -16,15 +16,14 @@ from corefkit.checks.plugins import (
     FileChecks,
     FormatPlugin,
     Incident,
-    crossing,
     entity_name,
     first_mention,
     mention_incident,
     mention_text,
-    pairs_overlapping,
 )
 from corefkit.checks.registry import ERROR, WARNING, Check, get_check, register
 from corefkit.model import Document, Entity, Mention
+from corefkit.model.overlaps import crossings, more
 
 NO_TOKENS = "mention.no-tokens"
 SAME_SPAN_SAME_ENTITY = "mention.same-span-same-entity"
@@ -175,14 +174,16 @@ class ModelChecks(FileChecks):
                                f"entities: {names}")
 
     def _crossing(self, doc: Document) -> Iterator[Incident]:
+        """Each mention that crosses an earlier mention of its entity, once (overlaps.py)."""
         for entity in doc.entities:
             if doc.size(entity) < 2:
                 continue
-            for a, b in pairs_overlapping(doc.mentions_of(entity, ordered=False)):
-                if crossing(a, b):
-                    yield self._at(doc, b, CROSSING_SAME_ENTITY,
-                                   f"{mention_text(doc, b)} crosses {mention_text(doc, a)}, a "
-                                   f"mention of the same entity {entity_name(entity)}")
+            for found in crossings(doc.mentions_of(entity, ordered=False)):
+                b, a = found.mention, found.other
+                yield self._at(doc, b, CROSSING_SAME_ENTITY,
+                               f"{mention_text(doc, b)} crosses {mention_text(doc, a)}"
+                               f"{more(found.more)}, a mention of the same entity "
+                               f"{entity_name(entity)}")
 
     def _shared_entities(self, doc: Document) -> Iterator[Incident]:
         self.seen_documents += 1

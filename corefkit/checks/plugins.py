@@ -160,24 +160,3 @@ def conll_like_token_line(file: str, first_line: int | None, ordinal: int,
     return None
 
 
-def pairs_overlapping(mentions: Iterable[Mention]) -> Iterator[tuple[Mention, Mention]]:
-    """Pairs of mentions whose extents overlap, each pair once, by a sweep over starts.
-
-    The sweep keeps only the mentions still open at the current start, so nested and
-    disjoint annotation costs about linear time.
-    """
-    ordered = sorted((m for m in mentions if m.tokens), key=lambda m: (m.start, -m.end, m.id))
-    active: list[Mention] = []
-    for mention in ordered:
-        active = [a for a in active if a.end >= mention.start]
-        for other in active:
-            yield other, mention
-        active.append(mention)
-
-
-def crossing(a: Mention, b: Mention) -> bool:
-    """True if the mentions share tokens and neither contains the other."""
-    if a.is_contiguous and b.is_contiguous:
-        return (a.start < b.start <= a.end < b.end) or (b.start < a.start <= b.end < a.end)
-    sa, sb = set(a.tokens), set(b.tokens)
-    return bool(sa & sb) and not sa <= sb and not sb <= sa

@@ -45,14 +45,24 @@ def report_losses(report: Any, quiet: bool) -> None:
                    + "; ".join(firsts[(feature, action)]), err=True)
 
 
-def _common(function: Any) -> Any:
+# what --to defaults to, as _plan in corefkit.converters.convert decides it
+CONVERT_TO = ("Output format (default: the format the target's name says, such as .conllu "
+              "(a name several formats use, such as .tsv, says the input's format when it is "
+              "one); for a folder target, the input format when every input file has the same "
+              "one; otherwise --to is required, also for '-').")
+NORMALIZE_TO = "Output format (default: the format the target's name says, else the input format)."
+
+
+def _common(to_help: str) -> Any:
     """The options convert and normalize share (after their own)."""
+    return lambda function: _with_common(function, to_help)
+
+
+def _with_common(function: Any, to_help: str) -> Any:
     for decorate in reversed([
         click.option("--from", "input_format", default=None, metavar="FORMAT",
                      help="Input format (default: detected)."),
-        click.option("--to", "output_format", default=None, metavar="FORMAT",
-                     help="Output format (default: from the target's name, else the input "
-                          "format)."),
+        click.option("--to", "output_format", default=None, metavar="FORMAT", help=to_help),
         format_options("read", "write"),
         jobs_option,
         click.option("--strict", is_flag=True,
@@ -94,7 +104,7 @@ def _common(function: Any) -> Any:
 @click.option("--align-merged", "align_merged", default=None, type=click.Choice(["trim", "keep"]),
               help="--gold: what a mention edge on a token joining several gold tokens keeps "
                    "(as corefkit score --align-merged).")
-@_common
+@_common(CONVERT_TO)
 def convert(source: str, target: str, passes: tuple[str, ...], gold: str | None,
             gold_format: str | None, align_boundary: str | None, align_merged: str | None,
             **params: Any) -> None:
@@ -149,7 +159,7 @@ def _onto_gold(gold: str, gold_format: str | None, params: dict[str, Any],
 @click.argument("target")
 @click.option("--pass", "passes", multiple=True, required=True, metavar="NAME[:opt=val,...]",
               help="A pass to apply, in the order given (repeatable).")
-@_common
+@_common(NORMALIZE_TO)
 def normalize(source: str, target: str, passes: tuple[str, ...], **params: Any) -> None:
     """Apply normalization passes to SOURCE and write TARGET (by default in the same format).
 

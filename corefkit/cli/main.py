@@ -41,6 +41,7 @@ COMMANDS = {
     "analyze": "corefkit.cli.analyze:analyze",
     "task": "corefkit.cli.task:task",
     "report": "corefkit.cli.report:report",
+    "agree": "corefkit.cli.agree:agree",
 }
 
 
@@ -62,6 +63,7 @@ SUMMARIES = {
     "analyze": "Categorise the errors of RESPONSE against KEY (Kummerfeld & Klein 2013).",
     "task": "Evaluate the submissions in SUBMISSIONS/ as the shared task TASK defines.",
     "report": "Write a self-contained HTML report of RESPONSEs against KEY, or of KEY alone.",
+    "agree": "Agreement between annotators of the same documents, on mentions and on chains.",
 }
 
 
@@ -135,7 +137,32 @@ def cli() -> None:
 
 # ---------------------------------------------------------------------------- entry point
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (used by the console script and by tests)."""
+    """Run the CLI; returns the exit code (used by the console script and by tests).
+
+    What each folder given to the command held and skipped is reported on stderr after a
+    successful run when something in it was skipped (``validate`` reports it in its own
+    summary).
+    """
+    _recent_folders()  # what an earlier run in this process expanded is not this one's
+    code = _run(argv)
+    # an error stays one line: the notes go with a run that did its work
+    for expansion in _recent_folders().values() if code == 0 else ():
+        if expansion.skipped:
+            lines = expansion.summary()
+            click.echo(f"corefkit: {lines[0]}", err=True)
+            for line in lines[1:]:
+                click.echo(line, err=True)
+    return code
+
+
+def _recent_folders() -> dict[str, Any]:
+    """The folders the run expanded (none when it read no folder: the folder module is then
+    not even imported, as for ``--help``)."""
+    folders = sys.modules.get("corefkit.converters.folders")
+    return folders.take_recent() if folders is not None else {}
+
+
+def _run(argv: list[str] | None) -> int:
     try:
         # a command that exits with a code (validate: 1 when it found errors) returns it here
         code = cli.main(args=argv, prog_name="corefkit", standalone_mode=False)

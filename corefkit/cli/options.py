@@ -154,9 +154,13 @@ def warn(records: Iterable[Repair], quiet: bool, ignore: Iterable[str] = ()) -> 
 
     A check met once is shown whole; one met many times is shown once, followed by its count
     and the next few places, so that a file with two thousand repairs gives a few lines and
-    the loss report after them stays in view.
+    the loss report after them stays in view. ``quiet`` also silences the note on what the
+    folders given to the command skipped (:func:`corefkit.cli.main.main` prints it).
     """
     if quiet:
+        from corefkit.converters.folders import forget
+
+        forget()
         return
     patterns = split_list(ignore)
     groups: dict[str, list[Repair]] = {}

@@ -68,14 +68,16 @@ def validate(ctx: click.Context, paths: tuple[str, ...], input_format: str | Non
         raise UsageError(f"--pair takes two paths, KEY and RESPONSE; got {len(paths)}")
     import json
 
-    from corefkit.converters.registry import expand_paths, get, refuse_undeclared
+    from corefkit.converters.folders import forget
+    from corefkit.converters.registry import expand, get, refuse_undeclared
     from corefkit.validation.engine import Run, iterate
     from corefkit.validation.pair import iterate_pair
 
     read_options = given(format_params)
     if read_options:
         refuse_undeclared(read_options, [get(fmt) for path in paths
-                                         for _, fmt in expand_paths(path, input_format)], "read")
+                                         for _, fmt in expand(path, input_format).files],
+                          "read")
     run = Run(format=input_format, level=level, include_only=split_list(include_only),
               exclude=split_list(exclude), max_errors=max_errors, read_options=read_options,
               jobs=jobs)
@@ -89,6 +91,10 @@ def validate(ctx: click.Context, paths: tuple[str, ...], input_format: str | Non
     click.echo(f"corefkit validate: {run.result.summary()}", err=to_stderr)
     for line in run.result.per_check():
         click.echo(f"  {line}", err=to_stderr)
+    for folder in run.result.folders:
+        for line in folder.summary():
+            click.echo(f"  {line}", err=to_stderr)
+        forget(folder.folder)
     ctx.exit(1 if run.result.errors else 0)
 
 

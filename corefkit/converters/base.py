@@ -9,7 +9,8 @@ Each format is one package ``corefkit/converters/<format>/``:
 * ``reader.py`` — ``read_stream(stream, file, **options)`` (or ``read_path(path, file,
   **options)`` for formats whose documents are several files), an iterator of documents.
 * ``writer.py`` — ``write_stream(documents, out, report, **options)`` (or ``write_path``),
-  ``loss_actions(**options)`` and optionally ``partial_losses(doc, **options)``.
+  ``loss_actions(**options)`` and optionally ``partial_losses(doc, **options)`` and
+  ``capabilities(held, **options)`` (what of the spec's capabilities these options hold).
 * ``checks.py`` — the format's validation checks and its ``PLUGIN`` for the validator.
 """
 
@@ -19,6 +20,10 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from corefkit.converters.forms import FormRule
 
 OPTION_KINDS = ("flag", "text", "choice", "path")
 
@@ -75,6 +80,15 @@ class FormatSpec:
     # capabilities held only in part: feature -> what of it the writer cannot write (the
     # writer's partial_losses() reports the cases a document has)
     partial: tuple[tuple[str, str], ...] = ()
+    # the names alone do not identify the format's files (``*.tsv`` is also WebAnno's and
+    # text2text's): in a folder such a file is read as this format only when its content is
+    shared_extension: bool = False
+    # recognises, from its path and first 64 KB, a file that belongs to a document of this
+    # format without being one (read through the project or annotation file): a folder's
+    # summary lists it as a part, never as a file of no known format
+    part_of: Callable[[str, str], bool] | None = None
+    # what the word column can hold (corefkit.converters.forms); None: any string
+    forms: FormRule | None = None
     # the documents bring their own words, which need not be the key's (an LLM's answer):
     # scoring aligns them to the key's tokens (corefkit.alignment) unless told not to
     own_text: bool = False
@@ -113,3 +127,12 @@ class FormatSpec:
 DISCONTINUOUS = Option(
     "discontinuous", "Writers without discontinuous mentions: drop them (reported), write "
     "their extent, or their first part.", kind="choice", choices=("drop", "extent", "first"))
+
+
+# Writers whose word column cannot hold every form take this option (the registry applies it:
+# corefkit.converters.forms).
+FORMS = Option(
+    "forms", "Writers whose word column cannot hold a form (white space in CoNLL-2012 or "
+    "CoNLL-UA, a TAB or line break in CoNLL-U, an empty form): refuse, naming the token "
+    "(default), or write '_' for what the format cannot hold (reported as lost).",
+    kind="choice", choices=("refuse", "replace"))

@@ -6,7 +6,8 @@ shape of the target:
 * one file (or ``-``) → one file, or a file of the same name inside an existing folder (or a
   target ending in ``/``, created);
 * a folder or a glob → a folder, created when missing, one output file per input file (never a
-  single concatenated file, never over an existing file);
+  single concatenated file, never over an existing file); the files below a folder's
+  subfolders go to the same subfolders of the target;
 * formats that write a folder themselves (MMAX2) take the target folder as a whole.
 
 Each output file is written atomically (:mod:`corefkit.converters.io`), so a file that exists
@@ -225,7 +226,7 @@ def _plan(source: str, target: str, inputs: list[tuple[str, str]], input_format:
     many = source != "-" and not os.path.isfile(source) and not (
         os.path.isdir(source) and len(inputs) == 1 and get(inputs[0][1]).reads_paths)
     folder = target != "-" and (os.path.isdir(target) or target.endswith(("/", os.sep)))
-    named = None if target == "-" or folder else _format_of_name(target)
+    named = None if target == "-" or folder else _format_of_name(target, formats)
     to = output_format or named
     if to is None and (same_format or folder or many) and len(formats) == 1:
         to = next(iter(formats))
@@ -247,19 +248,27 @@ def _plan(source: str, target: str, inputs: list[tuple[str, str]], input_format:
     jobs = []
     for file, fmt in inputs:
         out = to or fmt
-        jobs.append(_Job(file, fmt, output_path(file, target, out), out, derived=True,
+        # a file below a subfolder of the source goes to the same subfolder of the target
+        # (folders are read recursively: gum/dep/X.conllu and gum/coref/X.conllu stay apart)
+        below = os.path.relpath(os.path.dirname(file), source) if os.path.isdir(source) else "."
+        place = target if below == os.curdir else os.path.join(target, below)  # made later
+        jobs.append(_Job(file, fmt, output_path(file, place, out), out, derived=True,
                          replace=overwrite))
     return jobs
 
 
-def _format_of_name(target: str) -> str | None:
-    """The format whose files are named like ``target`` (``acl.conll``), else None."""
-    from corefkit.converters.registry import output_format as format_of_name
+def _format_of_name(target: str, inputs: set[str] | None = None) -> str | None:
+    """The format whose files are named like ``target`` (``acl.conll``), else None. A name
+    several formats use (``.tsv``: GAP and WebAnno TSV) names the input's format when that is
+    one of them (``normalize x.tsv y.tsv`` keeps WebAnno TSV), else the first registered."""
+    from corefkit.converters.registry import formats_of_name
 
-    try:
-        return format_of_name(target, None).name
-    except UsageError:
-        return None
+    found = formats_of_name(target)
+    if len(found) > 1 and inputs is not None and len(inputs) == 1:
+        (only,) = inputs
+        if any(spec.name == only for spec in found):
+            return only
+    return found[0].name if found else None
 
 
 def output_path(source: str, folder: str, fmt: str) -> str:

@@ -11,18 +11,38 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import Any
 
 from corefkit.converters.offsets import SUBTOKEN
 from corefkit.errors import Repair, UsageError, counted
-from corefkit.model import IDENTITY, Document, Mention
+from corefkit.model import IDENTITY, Bridging, Document, Entity, Mention, SetMembership, Token
+from corefkit.model.overlaps import crossings
+from corefkit.model.typed_links import LINKS
 
-# Feature names, in the order of the capability matrix.
+# Feature names, in the order of the capability matrix: the text layer, the mentions, what hangs
+# on them, the document. Every feature counts objects of the source document (tokens, mentions,
+# entities, relations, keys), the same objects an independent diff of the source and the
+# document read back finds changed or gone (tests/oracle/model_diff.py).
 FEATURES: dict[str, str] = {
+    "tokens": "token forms",
+    "sentences": "sentence boundaries",
+    "empty_nodes": "empty nodes",
+    "lemmas": "lemmas",
+    "pos": "part-of-speech tags (UPOS, XPOS)",
+    "morphology": "morphological features (FEATS)",
+    "syntax": "dependency trees (HEAD, DEPREL)",
+    "enhanced_deps": "enhanced dependencies (DEPS)",
+    "misc": "MISC items other than coreference",
+    "token_columns": "other CoNLL-2012 columns (parse bits, senses, named entities, ...)",
+    "speakers": "speakers",
     "singletons": "entities with a single mention",
     "discontinuous": "discontinuous mentions",
     "zeros": "zero mentions (on empty nodes only)",
-    "empty_nodes": "mentions that include empty nodes",
+    "mentions_with_empty_nodes": "mentions that include empty nodes",
     "crossing_same_entity": "crossing mentions of the same entity",
+    "crossing_mentions": "crossing mentions of different entities",
+    "mentions_over_lost_tokens": "mentions over tokens that are lost",
     "cross_sentence": "mentions that cross a sentence boundary",
     "heads": "mention heads",
     "min_spans": "minimum spans",
@@ -33,15 +53,30 @@ FEATURES: dict[str, str] = {
     "unlinked_mentions": "mentions without an entity",
     "mention_attributes": "mention attributes",
     "entity_attributes": "entity attributes",
+    "typed_links": "typed links (the antecedents and type code of each LCC link)",
     "metadata": "document metadata",
-    "speakers": "speakers",
+    "names": "document names",
     "parts": "document parts",
     "opaque_levels": "other annotation levels (kept uninterpreted)",
     "sub_token": "mentions that start or end inside a token (sub-token annotations)",
 }
 
+# Features every format holds as far as its writer is concerned (their losses, where a shape or
+# option cannot hold them, come from the writer: token forms, sentences, document names).
+WRITER_REPORTED = frozenset({"tokens", "sentences", "names"})
+# Mention-level features: a mention that has one and is dropped takes what hangs on it along.
+MENTION_FEATURES = ("singletons", "discontinuous", "zeros", "mentions_with_empty_nodes",
+                    "crossing_same_entity", "crossing_mentions", "mentions_over_lost_tokens",
+                    "cross_sentence", "non_referring", "unlinked_mentions", "discourse_deixis")
+# Token columns: feature -> the Token fields it covers.
+COLUMN_FIELDS = {"lemmas": ("lemma",), "pos": ("upos", "xpos"), "morphology": ("feats",),
+                 "syntax": ("head", "deprel"), "enhanced_deps": ("deps",)}
+COREFERENCE_MISC = ("Entity=", "SplitAnte=", "Bridge=", "Split=")
+EMPTY_VALUES = (None, "", "_", "-")
+
 # What a writer does with a feature it cannot hold, where it is not "dropped"
-DEFAULT_ACTIONS = {"empty_nodes": "approximated (written without their empty nodes)",
+DEFAULT_ACTIONS = {"mentions_with_empty_nodes": "approximated (written without their empty "
+                                                "nodes)",
                    "sub_token": "approximated (widened to whole tokens)"}
 
 # Attribute keys that hold identifiers rather than annotation: renumbering them is reported
@@ -114,13 +149,23 @@ def user_attributes(attrs: dict) -> list[str]:
 
 @dataclass
 class LossRecord:
-    """``count`` objects of ``feature`` could not be carried; ``action`` says what happened."""
+    """``count`` objects of ``feature`` could not be carried; ``action`` says what happened.
+
+    ``objects`` are the objects themselves (mentions, entities, relations, tokens) where the
+    record knows them: :func:`cascade` follows them to what hangs on them.
+    """
 
     feature: str
     count: int
-    action: str  # dropped | approximated | moved
+    action: str  # dropped | approximated | moved | changed | renamed, then why
     examples: list[str] = field(default_factory=list)
     document: str | None = None
+    objects: list[Any] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def dropped(self) -> bool:
+        """True if the objects are gone (not written in another form)."""
+        return self.action.startswith(("dropped", "later mention dropped"))
 
     def __str__(self) -> str:
         what = FEATURE_NAMES.get(self.feature, self.feature)
@@ -169,82 +214,195 @@ def describe_mention(doc: Document, mention: Mention) -> str:
     return f"{span} {text!r}{line}"
 
 
-def _detectors(doc: Document) -> dict[str, Callable[[], list[str]]]:
-    """For each feature, a function listing descriptions of the objects that have it."""
+def describe(doc: Document, item: Any) -> str:
+    """A location of any object a loss record counts."""
+    if isinstance(item, Mention):
+        return describe_mention(doc, item)
+    if isinstance(item, Entity):
+        return f"entity {item.id}"
+    if isinstance(item, SetMembership):
+        return f"entity {item.member.id} in set {item.set_entity.id}"
+    if isinstance(item, Bridging):
+        return describe_mention(doc, item.anaphor)
+    if isinstance(item, Token):
+        return describe_token(doc, item)
+    if isinstance(item, dict) and "anaphor" in item:  # a typed link record
+        return f"link {item.get('index', '?')}"
+    return str(item)
+
+
+def describe_token(doc: Document, token: Token) -> str:
+    """``sentence 3, word 5 '\\n'`` (1-based, the form escaped) — where a person finds it."""
+    sentence = doc.sentences[token.sentence] if 0 <= token.sentence < len(doc.sentences) else None
+    if sentence is None:
+        return f"token {token.index + 1} {token.form!r}"
+    words = [i for i in sentence.token_indices() if not doc.tokens[i].is_empty]
+    place = (f"word {words.index(token.index) + 1}" if token.index in words
+             else f"empty node {token.id or token.index}")
+    return f"sentence {sentence.index + 1}, {place} {token.form!r}"
+
+
+def record(doc: Document, feature: str, found: list[Any], action: str = "dropped"
+           ) -> list[LossRecord]:
+    """One loss record for ``found`` (empty: none), its first examples described."""
+    if not found:
+        return []
+    examples = [describe(doc, item) for item in found[:MAX_EXAMPLES]]
+    return [LossRecord(feature, len(found), action, examples, doc.name, list(found))]
+
+
+# ---------------------------------------------------------------------------- text layer
+def column_value(token: Token, feature: str) -> Any:
+    """What ``token`` has of a token-column feature (None: nothing)."""
+    fields = COLUMN_FIELDS.get(feature)
+    if fields is not None:
+        values = tuple([getattr(token, name) for name in fields])
+        for value in values:
+            if value not in _EMPTY:
+                return values
+        return None
+    if feature == "misc":
+        misc = token.misc
+        if not misc or misc == "_":
+            return None
+        items = [i for i in misc.split("|")
+                 if i and i != "_" and not i.startswith(COREFERENCE_MISC)]
+        return tuple(items) or None
+    if feature == "token_columns":
+        return opaque_columns(token) if "conll_columns" in token.attrs else None
+    raise ValueError(feature)
+
+
+_EMPTY = frozenset(EMPTY_VALUES)
+
+
+def tokens_with_column(tokens: list[Token], feature: str) -> list[Token]:
+    """The tokens that have something of a token-column feature. The columns are read a
+    field at a time first (most documents have none of most columns), then token by token
+    where some value is there."""
+    if feature == "token_columns":
+        return [t for t in tokens if "conll_columns" in t.attrs and opaque_columns(t)]
+    names = COLUMN_FIELDS.get(feature, ("misc",))
+    if all(_EMPTY.issuperset(map(attrgetter(name), tokens)) for name in names):
+        return []
+    return [t for t in tokens if column_value(t, feature) is not None]
+
+
+def opaque_columns(token: Token) -> tuple[str, ...] | None:
+    """The CoNLL-2012 columns after the word that the model does not interpret (parse bits,
+    predicate lemma and sense, named entities, arguments): those a CoNLL-2012 reader did not
+    read into ``xpos``, ``lemma`` and ``speaker``. None when there are none or all are empty."""
+    columns = token.attrs.get("conll_columns")
+    if not isinstance(columns, list) or len(columns) < 5:
+        return None
+    interpreted = {4, 6, 9} if len(columns) >= 11 else set()
+    values = tuple("" if k in interpreted or c in EMPTY_VALUES else c
+                   for k, c in enumerate(columns) if k >= 4)
+    return values if any(values) else None
+
+
+def speaker_of(doc: Document, token: Token) -> str | None:
+    """A word's speaker: its own, else its sentence's."""
+    if token.speaker:
+        return token.speaker
+    if 0 <= token.sentence < len(doc.sentences):
+        return doc.sentences[token.sentence].speaker or None
+    return None
+
+
+def written_tokens(doc: Document, can: Iterable[str]) -> list[Token]:
+    """The tokens a writer that holds ``can`` writes: words, and empty nodes where held."""
+    if "empty_nodes" in can:
+        return list(doc.tokens)
+    return [t for t in doc.tokens if not t.is_empty]
+
+
+def speakers_by_sentence_lost(doc: Document, tokens: Iterable[Token]) -> list[Token]:
+    """The words whose speaker a format with one speaker a sentence (``# speaker``) loses:
+    those whose speaker is not their sentence's."""
+    sentences = doc.sentences
+    lost = []
+    for token in tokens:
+        speaker = speaker_of(doc, token)
+        if speaker is not None and (not 0 <= token.sentence < len(sentences)
+                                    or sentences[token.sentence].speaker != speaker):
+            lost.append(token)
+    return lost
+
+
+# ---------------------------------------------------------------------------- detectors
+def _detectors(doc: Document, can: frozenset[str]) -> dict[str, Callable[[], list[Any]]]:
+    """For each feature, a function listing the objects of ``doc`` that have it."""
 
     ordered: list[Mention] = []
 
-    def mentions_where(pred: Callable[[Mention], bool]) -> list[str]:
+    def mentions_where(pred: Callable[[Mention], bool]) -> list[Any]:
         if not ordered:
             ordered.extend(doc.sorted_mentions())
-        found = [m for m in ordered if pred(m)]
-        # only the examples a loss record shows are described (a text per mention is costly
-        # on large documents); the rest just count
-        shown = [describe_mention(doc, m) for m in found[:MAX_EXAMPLES]]
-        return shown + [""] * (len(found) - len(shown))
+        return [m for m in ordered if pred(m)]
 
-    def singletons() -> list[str]:
+    words: list[Token] = []
+
+    def tokens_with(feature: str) -> Callable[[], list[Any]]:
+        def detect() -> list[Any]:
+            if not words:
+                words.extend(written_tokens(doc, can))
+            return tokens_with_column(words, feature)
+        return detect
+
+    def singletons() -> list[Any]:
         found = []
         for entity in doc.entities_in(IDENTITY):
             ms = doc.mentions_of(entity)
             if len(ms) == 1:
-                found.append(describe_mention(doc, ms[0]))
+                found.append(ms[0])
         return found
-
-    def crossing_same_entity() -> list[str]:
-        return [describe_mention(doc, m) for m in crossing_same_entity_mentions(doc)]
 
     def cross_sentence(m: Mention) -> bool:
         return bool(m.tokens) and doc.tokens[m.start].sentence != doc.tokens[m.end].sentence
 
-    def split_antecedents() -> list[str]:
-        return [f"entity {s.member.id} in set {s.set_entity.id}" for s in doc.memberships()]
-
-    def bridging() -> list[str]:
-        return [describe_mention(doc, b.anaphor) for b in doc.bridging()]
-
-    def entity_attributes() -> list[str]:
-        return [f"entity {e.id}" for e in doc.entities if user_attributes(e.attrs)]
-
-    def metadata() -> list[str]:
-        return sorted(doc.meta)
-
-    def speakers() -> list[str]:
-        found = [f"sentence {s.index}" for s in doc.sentences if s.speaker]
-        found += [f"token {t.index}" for t in doc.tokens if t.speaker]
-        return found
-
-    def parts() -> list[str]:
+    def parts() -> list[Any]:
         _, part = doc.pair_key()
         return [] if part == "0" else [f"part {doc.part}"]
 
-    def opaque_levels() -> list[str]:
+    def opaque_levels() -> list[Any]:
         levels = doc.attrs.get("opaque_levels") or {}
         return [f"level {name} ({counted(len(markables), 'markable')})"
                 for name, markables in sorted(levels.items())]
 
+    def typed_links() -> list[Any]:
+        by_id = {m.id for m in doc.mentions}
+        return [r for r in doc.attrs.get(LINKS, ()) if r["anaphor"] in by_id]
+
     return {
+        "empty_nodes": lambda: [t for t in doc.tokens if t.is_empty],
+        **{feature: tokens_with(feature) for feature in (*COLUMN_FIELDS, "misc",
+                                                        "token_columns")},
+        "speakers": lambda: [] if not any(s.speaker for s in doc.sentences) and all(
+            t.speaker is None for t in doc.tokens) else [
+            t for t in written_tokens(doc, can) if speaker_of(doc, t)],
         "singletons": singletons,
         "discontinuous": lambda: mentions_where(lambda m: not m.is_contiguous),
         "zeros": lambda: mentions_where(
             lambda m: bool(m.tokens) and all(doc.tokens[t].is_empty for t in m.tokens)),
-        "empty_nodes": lambda: mentions_where(
+        "mentions_with_empty_nodes": lambda: mentions_where(
             lambda m: any(doc.tokens[t].is_empty for t in m.tokens)
             and not all(doc.tokens[t].is_empty for t in m.tokens)),
-        "crossing_same_entity": crossing_same_entity,
+        "crossing_same_entity": lambda: list(crossing_same_entity_mentions(doc)),
         "cross_sentence": lambda: mentions_where(cross_sentence),
         "heads": lambda: mentions_where(lambda m: m.head is not None and not m.head_derived),
-        "min_spans": lambda: mentions_where(lambda m: m.min_tokens is not None and not m.min_derived),
-        "split_antecedents": split_antecedents,
-        "bridging": bridging,
+        "min_spans": lambda: mentions_where(lambda m: m.min_tokens is not None
+                                            and not m.min_derived),
+        "split_antecedents": doc.memberships,
+        "bridging": doc.bridging,
         "discourse_deixis": lambda: mentions_where(lambda m: m.layer != IDENTITY),
         "non_referring": lambda: mentions_where(lambda m: m.nonref is not None),
         "unlinked_mentions": lambda: mentions_where(
             lambda m: m.nonref is None and m.layer == IDENTITY and doc.entity_of(m) is None),
         "mention_attributes": lambda: mentions_where(lambda m: bool(user_attributes(m.attrs))),
-        "entity_attributes": entity_attributes,
-        "metadata": metadata,
-        "speakers": speakers,
+        "entity_attributes": lambda: [e for e in doc.entities if user_attributes(e.attrs)],
+        "typed_links": typed_links,
+        "metadata": lambda: sorted(doc.meta),
         "parts": parts,
         "opaque_levels": opaque_levels,
         "sub_token": lambda: mentions_where(lambda m: SUBTOKEN in m.attrs),
@@ -259,13 +417,9 @@ def crossing_same_entity_mentions(doc: Document) -> list[Mention]:
     """
     later: list[Mention] = []
     for entity in doc.entities:
-        ms = doc.mentions_of(entity)  # sorted by start, longer first
-        reach: list[Mention] = []  # earlier mentions still open
-        for m in ms:
-            reach = [a for a in reach if a.end >= m.start]
-            if any(a.start < m.start < a.end < m.end for a in reach):
-                later.append(m)
-            reach.append(m)
+        if doc.size(entity) > 1:  # a sweep over the extents, O(k log k) (model/overlaps.py)
+            later.extend(c.mention for c in crossings(doc.mentions_of(entity, ordered=False),
+                                                      touching=False, extents=True))
     later.sort(key=lambda m: (m.start, -m.end, m.id))
     return later
 
@@ -280,18 +434,13 @@ def find_losses(
     ``actions`` overrides the default action (``dropped``; for mentions that include empty
     nodes, written without them, as every writer without empty nodes does) per feature.
     """
-    can = set(capabilities)
+    can = frozenset(capabilities)
     actions = {**DEFAULT_ACTIONS, **(actions or {})}
     records = []
-    for feature, detect in _detectors(doc).items():
+    for feature, detect in _detectors(doc, can).items():
         if feature in can:
             continue
-        found = detect()
-        if found:
-            records.append(LossRecord(
-                feature=feature, count=len(found), action=actions.get(feature, "dropped"),
-                examples=found[:MAX_EXAMPLES], document=doc.name,
-            ))
+        records += record(doc, feature, detect(), actions.get(feature, "dropped"))
     return records
 
 
@@ -353,4 +502,107 @@ def conll_column_losses(doc: Document, kept: frozenset[str] = frozenset()) -> li
 
 def features_present(doc: Document) -> dict[str, int]:
     """How many objects of each feature the document has (for ``stats`` and tests)."""
-    return {feature: len(detect()) for feature, detect in _detectors(doc).items()}
+    return {feature: len(detect())
+            for feature, detect in _detectors(doc, frozenset({"empty_nodes"})).items()}
+
+
+# ---------------------------------------------------------------------------- cascades
+def cascade(doc: Document, records: list[LossRecord]) -> list[LossRecord]:
+    """``records`` with what hangs on dropped mentions and entities counted as dropped too.
+
+    A mention a record drops (a zero, a discontinuous or non-referring mention, ...) takes
+    along its head, min span and attributes, the bridging relations it is the anaphor of and
+    the typed links it is the referring expression of; an entity all of whose mentions are
+    dropped (or that has none) takes its attributes, its set memberships and the bridging
+    relations anchored in it. Where the target holds such a feature, they get a record of their own; where a record
+    already says they are written in another form (heads as UA's Min), they move from it to a
+    ``dropped`` one, so that every object is counted once, with what really happened to it.
+    """
+    dropped: set[Mention] = set()
+    for rec in records:
+        if rec.feature in MENTION_FEATURES and rec.dropped:
+            dropped.update(o for o in rec.objects if isinstance(o, Mention))
+    if not dropped and all(doc.size(e) for e in doc.entities):
+        return records
+    # a mention dropped for one reason is dropped, not approximated, for every other of the
+    # features the records name
+    out: list[LossRecord] = []
+    for rec in records:
+        gone = [o for o in rec.objects if o in dropped] \
+            if rec.feature in MENTION_FEATURES and not rec.dropped else []
+        if not gone:
+            out.append(rec)
+            continue
+        out += record(doc, rec.feature, [o for o in rec.objects if o not in dropped], rec.action)
+        out += record(doc, rec.feature, gone, _ALSO)
+    named = {rec.feature for rec in out if rec.feature in MENTION_FEATURES}
+    if named:
+        detectors = _detectors(doc, frozenset())
+        for feature in sorted(named & set(detectors)):
+            counted = {o for rec in out if rec.feature == feature and rec.dropped
+                       for o in rec.objects}
+            more = [m for m in detectors[feature]() if m in dropped and m not in counted]
+            out += record(doc, feature, more, _ALSO)
+    records = out
+    # an entity without a mention is written nowhere either
+    gone_entities = {e for e in doc.entities if all(m in dropped for m in doc.mentions_of(e))}
+    hanging: dict[str, list[Any]] = {
+        "heads": [m for m in dropped if m.head is not None and not m.head_derived],
+        "min_spans": [m for m in dropped if m.min_tokens is not None and not m.min_derived],
+        "mention_attributes": [m for m in dropped if user_attributes(m.attrs)],
+        "entity_attributes": [e for e in gone_entities if user_attributes(e.attrs)],
+        "split_antecedents": [s for s in doc.memberships()
+                              if s.member in gone_entities or s.set_entity in gone_entities],
+        "bridging": [b for b in doc.bridging()
+                     if b.anaphor in dropped or b.anchor in gone_entities],
+        "typed_links": [r for r in doc.attrs.get(LINKS, ()) if r["anaphor"] in
+                        {m.id for m in dropped}],
+    }
+    out = list(records)
+    for feature, found in hanging.items():
+        if not found:
+            continue
+        order = {_key(o): k for k, o in enumerate(_ordered(doc, feature))}
+        found = sorted(found, key=lambda o: order.get(_key(o), len(order)))
+        counted = {_key(o) for rec in out if rec.feature == feature and rec.dropped
+                   for o in rec.objects}
+        moved = {_key(o) for o in found}
+        rest = []
+        for rec in out:
+            if rec.feature == feature and not rec.dropped and \
+                    moved & {_key(o) for o in rec.objects}:
+                kept = [o for o in rec.objects if _key(o) not in moved]
+                rest += record(doc, feature, kept, rec.action)
+            else:
+                rest.append(rec)
+        out = rest
+        new = [o for o in found if _key(o) not in counted]
+        out += record(doc, feature, new, "dropped (what they belong to is not written)")
+    # a bridging relation kept whose anchor mention is not written names another, or none
+    counted = {_key(o) for rec in out if rec.feature == "bridging" for o in rec.objects}
+    out += record(doc, "bridging", [b for b in doc.bridging() if b.anchor_mention in dropped
+                                     and _key(b) not in counted],
+                  "approximated (its anchor mention is not written)")
+    return out
+
+
+_ALSO = "dropped (not written: see the other features of the same mentions)"
+
+
+def _key(item: Any) -> Any:
+    """What identifies a counted object: itself (mentions and entities by identity, relations
+    by value), a typed link by its place in the file."""
+    return ("link", item.get("index"), item.get("anaphor")) if isinstance(item, dict) else item
+
+
+def _ordered(doc: Document, feature: str) -> list[Any]:
+    """The objects of a cascaded feature in document order (for stable examples)."""
+    if feature in ("heads", "min_spans", "mention_attributes"):
+        return doc.sorted_mentions()
+    if feature == "entity_attributes":
+        return doc.entities
+    if feature == "split_antecedents":
+        return doc.memberships()
+    if feature == "bridging":
+        return doc.bridging()
+    return list(doc.attrs.get(LINKS, ()))

@@ -36,7 +36,6 @@ Span = tuple[int, int]
 
 # a BOM at the start of a text is a character (brat counts it) but never part of a word
 WORD_RE = re.compile(r"[^\s\ufeff]+")
-WHITESPACE_RE = re.compile(r"\s")
 # Penn Treebank escapes a token sequence may use for characters of the text
 PTB_ESCAPES = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{",
                "-RCB-": "}", "``": '"', "''": '"'}
@@ -161,10 +160,38 @@ def kept_layout(doc: Document) -> tuple[str, dict[int, Span]] | None:
     return text, offsets
 
 
-def generated_layout(doc: Document) -> tuple[str, dict[int, Span], int]:
+def generated_layout(doc: Document) -> tuple[str, dict[int, Span]]:
     """A text for the document: one sentence per line, its visible tokens joined by single
-    spaces, a final newline; the token offsets; and how many forms had to change (whitespace
-    inside a form becomes ``_``, an empty form ``_``)."""
+    spaces, a final newline; and the token offsets. Forms are written as they are: a writer
+    whose reader splits the text at white space refuses forms that hold some (the registry,
+    :mod:`corefkit.converters.forms`), and the fastcoref shape reports what its reader's rule
+    makes of them."""
+    lines: list[str] = []
+    offsets: dict[int, Span] = {}
+    pos = 0
+    tokens = doc.tokens
+    for sentence in doc.sentences:
+        words: list[str] = []
+        for index in range(sentence.start, sentence.stop):
+            token = tokens[index]
+            if token.is_empty:
+                continue
+            form = token.form
+            if words:
+                pos += 1
+            offsets[index] = (pos, pos + len(form))
+            pos += len(form)
+            words.append(form)
+        if words:
+            lines.append(" ".join(words))
+            pos += 1  # the newline
+    return "".join(line + "\n" for line in lines), offsets
+
+
+def replaced_layout(doc: Document) -> tuple[str, dict[int, Span], int]:
+    """:func:`generated_layout` for the writers of formats without a form rule (the library
+    formats), which write white space inside a form as ``_`` and an empty form as ``_``
+    themselves: the text, the offsets, and how many forms changed."""
     lines: list[str] = []
     offsets: dict[int, Span] = {}
     changed = 0
@@ -177,8 +204,8 @@ def generated_layout(doc: Document) -> tuple[str, dict[int, Span], int]:
             if token.is_empty:
                 continue
             form = token.form
-            if not form or WHITESPACE_RE.search(form):
-                form = WHITESPACE_RE.sub("_", form) or "_"
+            if not form or _FORM_SPACE_RE.search(form):
+                form = _FORM_SPACE_RE.sub("_", form) or "_"
                 changed += 1
             if words:
                 pos += 1
@@ -189,6 +216,9 @@ def generated_layout(doc: Document) -> tuple[str, dict[int, Span], int]:
             lines.append(" ".join(words))
             pos += 1  # the newline
     return "".join(line + "\n" for line in lines), offsets, changed
+
+
+_FORM_SPACE_RE = re.compile(r"\s")
 
 
 def runs(positions: Sequence[int]) -> list[tuple[int, int]]:

@@ -26,7 +26,8 @@ from typing import Any, BinaryIO
 
 from corefkit.checks.plugins import FormatPlugin
 from corefkit.checks.registry import get_check
-from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
+from corefkit.converters.base import DISCONTINUOUS, FORMS, FormatSpec, Option
+from corefkit.converters.folders import Expansion, expand_folder
 from corefkit.converters.io import (
     atomic_directory_output,
     atomic_text_output,
@@ -38,7 +39,9 @@ from corefkit.converters.io import (
 from corefkit.converters.loss import (
     DISCONTINUOUS_MODES,
     ConversionReport,
+    LossRecord,
     approximate_discontinuous,
+    cascade,
     conll_column_losses,
     discontinuous_action,
     find_losses,
@@ -48,7 +51,6 @@ from corefkit.converters.paths import (
     input_kind,
     is_regular_file,
     list_folder,
-    walk_folder,
 )
 from corefkit.errors import CorefkitError, FormatError, LossError, UsageError
 from corefkit.model import Document
@@ -153,10 +155,25 @@ def guess_format(path: str) -> str:
 
 
 def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> list[tuple[str, str]]:
-    """(file, format) pairs for a file, a directory (its files, sorted) or a glob pattern.
+    """(file, format) pairs for a file, a folder (every file below it, see
+    :mod:`corefkit.converters.folders`) or a glob pattern.
 
-    In a directory, formats that read paths contribute every project file under it (at any
-    depth: an MMAX2 corpus keeps one project per folder); the other formats its own files.
+    A file below a folder that cannot be read (or a folder that cannot be listed) is an error:
+    reading the rest would give a number for part of the input without saying so.
+    """
+    expansion = expand(path, format)
+    for skipped in expansion.unreadable():
+        raise InputError(f"{skipped.path}: cannot be read ({skipped.detail}), so the folder "
+                            f"{expansion.folder} cannot be read whole")
+    return expansion.files
+
+
+def expand(path: str | os.PathLike[str], format: str | None = None) -> Expansion:
+    """What a path names: its files with their formats, and (for a folder) what it skips.
+
+    A folder is walked recursively, the same way for every format and command
+    (:func:`corefkit.converters.folders.expand_folder`); a folder with no file to read is an
+    error that says what it holds instead.
     """
     text = os.fspath(path)
     kind = input_kind(text)
@@ -166,51 +183,25 @@ def expand_paths(path: str | os.PathLike[str], format: str | None = None) -> lis
         spec = get(format)
         if not spec.stream:
             raise UsageError(f"format {spec.name} is not a single stream and cannot be read from '-'")
-        return [(text, spec.name)]
+        return Expansion(text, [(text, spec.name)])
     if kind == "folder":
+        list_folder(text)  # the folder itself cannot be listed: that error, not a summary
         wanted = get(format) if format is not None else None
-        found = _projects_under(text, wanted)
-        projects = {file for file, _ in found}
-        for name in list_folder(text):
-            full = os.path.join(text, name)
-            if name.startswith(".") or not is_regular_file(full) or full in projects:
-                continue
-            if wanted is not None:
-                if not wanted.reads_paths and _matches_patterns(wanted, full, named=True):
-                    found.append((full, wanted.name))
-                continue
-            try:
-                found.append((full, guess_format(full)))
-            except InputError:
-                raise  # a file that cannot be read is an error, not a file of another format
-            except CorefkitError:
-                continue  # not a file of any known format (README, LICENSE, ...)
-        if not found:
-            what = f"{get(format).name} files" if format else "files of a known format"
-            raise InputError(f"{text}: the directory holds no {what}")
-        return sorted(found)
+        found = expand_folder(text, list(FORMATS.values()), wanted, sniff_text,
+                              _matches_patterns)
+        if not found.files and not found.unreadable():
+            what = f"{wanted.name} files" if wanted is not None else "files of a known format"
+            held = "; ".join(line.strip() for line in found.summary()[1:])
+            raise InputError(f"{text}: the folder holds no {what}"
+                                + (f" ({held})" if held else ""))
+        return found
     if kind == "glob":
         matches = sorted(p for p in glob.glob(text) if is_regular_file(p))
         if not matches:
             raise InputError(f"{text}: the pattern matches no file")
-        return [(p, get(format).name if format else guess_format(p)) for p in matches]
-    return [(text, get(format).name if format else guess_format(text))]
-
-
-def _projects_under(directory: str, wanted: FormatSpec | None) -> list[tuple[str, str]]:
-    """(project file, format) for every file of a path-reading format under ``directory``."""
-    specs = [s for s in FORMATS.values() if s.reads_paths and (wanted is None or s is wanted)]
-    found: list[tuple[str, str]] = []
-    if not specs:
-        return found
-    for root, _, files in walk_folder(directory):
-        for name in files:
-            full = os.path.join(root, name)
-            for spec in specs:
-                if not name.startswith(".") and _matches_patterns(spec, full):
-                    found.append((full, spec.name))
-                    break
-    return found
+        return Expansion(text, [(p, get(format).name if format else guess_format(p))
+                                for p in matches])
+    return Expansion(text, [(text, get(format).name if format else guess_format(text))])
 
 
 # ---------------------------------------------------------------------------- options
@@ -219,14 +210,18 @@ def declared(spec: FormatSpec, side: str) -> tuple[Option, ...]:
 
     Every writer takes ``discontinuous``: the registry applies it for writers that do not choose
     their mentions themselves, and it means nothing to formats that hold discontinuous mentions.
+    Writers whose word column cannot hold every form (``FormatSpec.forms``) take ``forms``.
     """
     if side == "read":
         return spec.read_options
     if not spec.writes:
         return ()
-    if spec.write_option("discontinuous") is not None:
-        return spec.write_options
-    return (*spec.write_options, DISCONTINUOUS)
+    found = spec.write_options
+    if spec.write_option("discontinuous") is None:
+        found = (*found, DISCONTINUOUS)
+    if spec.forms is not None:
+        found = (*found, FORMS)
+    return found
 
 
 def all_options(side: str) -> list[Option]:
@@ -416,14 +411,21 @@ def _refusing(docs: Iterator[Document], file: str, lenient: bool,
 
 
 # ---------------------------------------------------------------------------- writing
+def formats_of_name(path: str) -> list[FormatSpec]:
+    """The formats whose file names ``path`` has, in registry order (a directory format's
+    pattern names its project files, not the output directory)."""
+    if os.fspath(path) == "-":
+        return []
+    return [spec for spec in FORMATS.values()
+            if not spec.writes_directory and _matches_patterns(spec, path)]
+
+
 def output_format(path: str, format: str | None) -> FormatSpec:
     if format is not None:
         return get(format)
-    if os.fspath(path) != "-":
-        for spec in FORMATS.values():
-            # a directory format's pattern names its project files, not the output directory
-            if not spec.writes_directory and _matches_patterns(spec, path):
-                return spec
+    found = formats_of_name(path)
+    if found:
+        return found[0]
     shown = "standard output" if os.fspath(path) == "-" else display_name(path)
     raise UsageError(f"cannot tell the output format of {shown}; pass --to")
 
@@ -443,7 +445,9 @@ def write(
     (:class:`~corefkit.converters.atomic.OutputExists`), even one that appears meanwhile.
 
     With ``fail_on_loss`` a :class:`LossError` is raised at the first document that has
-    something the format cannot hold, and no output file is created.
+    something the format cannot hold, and no output file is created. A token form the format
+    cannot hold is refused, naming the token, unless ``forms="replace"``
+    (:mod:`corefkit.converters.forms`).
     """
     spec = output_format(path, format)
     if not spec.writes:
@@ -464,18 +468,29 @@ def write(
         options.pop("discontinuous", None)
     elif spec.write_option("discontinuous") is None:
         fallback = options.pop("discontinuous", "drop")
+    forms = options.pop("forms", "refuse")
     module = spec.writer()
+    # what the writer holds with these options (a format may hold a feature only with one)
+    holds = getattr(module, "capabilities", None)
+    held = holds(spec.capabilities, **options) if holds is not None else spec.capabilities
     report = ConversionReport()
 
     def checked(docs: Iterable[Document]) -> Iterator[Document]:
+        from corefkit.converters.forms import check_forms
+
         for doc in docs:
+            losses: list[LossRecord] = []
+            if spec.forms is not None:
+                doc, losses = check_forms(doc, spec.forms, spec.name, forms,
+                                          words_only="empty_nodes" not in held)
             actions = module.loss_actions(**options)
             if fallback is not None and fallback != "drop":
                 actions = {**actions, "discontinuous": discontinuous_action(fallback)}
-            losses = find_losses(doc, spec.capabilities, actions)
+            losses += find_losses(doc, held, actions)
             partial = getattr(module, "partial_losses", None)  # features a format holds in part
             if partial is not None:
                 losses += partial(doc, **options)
+            losses = cascade(doc, losses)
             # CoNLL-2012 columns (POS, parse, senses, names, ...): what the writer keeps
             kept = getattr(module, "kept_conll_columns", None)
             losses += conll_column_losses(doc, kept(doc, **options) if kept else frozenset())

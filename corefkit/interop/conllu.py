@@ -110,7 +110,11 @@ _METADATA_PARSERS: dict[str, Callable[[str, str | None], Any]] = {
 def _conllu_text(documents: Document | Iterable[Document], *, profile: str = "auto",
                  keep_min: bool = False, report: ConversionReport | None = None) -> str:
     """The documents as CoNLL-U text, written by corefkit's CorefUD writer."""
-    docs = [documents] if isinstance(documents, Document) else list(documents)
+    from corefkit.converters.forms import CONLLU, check_forms
+
+    # a form CoNLL-U cannot hold is refused, naming the token, as corefkit.write refuses it
+    docs = [check_forms(d, CONLLU, "corefud")[0]
+            for d in ([documents] if isinstance(documents, Document) else documents)]
     out = io.StringIO()
     writer = get("corefud").writer()
     writer.write_stream(docs, out, report if report is not None else ConversionReport(),

@@ -43,8 +43,12 @@ def _require_udapi() -> None:
 
 
 def to_conllu(documents: Document | Iterable[Document], *, profile: str = "auto") -> str:
-    """The documents as CoNLL-U text (corefkit's CorefUD writer)."""
-    docs = [documents] if isinstance(documents, Document) else list(documents)
+    """The documents as CoNLL-U text (corefkit's CorefUD writer); a form CoNLL-U cannot hold
+    is refused, naming the token, as :func:`corefkit.write` refuses it."""
+    from corefkit.converters.forms import CONLLU, check_forms
+
+    docs = [check_forms(d, CONLLU, "corefud")[0]
+            for d in ([documents] if isinstance(documents, Document) else documents)]
     out = io.StringIO()
     write_stream(docs, out, ConversionReport(), profile=profile)
     return out.getvalue()

@@ -111,6 +111,12 @@ class Document(MentionStore):
             f"mentions, {len(self._entities)} entities)"
         )
 
+    def _token_total(self) -> int:  # for the covered-positions limit (storage.py)
+        return self.token_count
+
+    def _place(self) -> tuple[str | None, int | None, str]:
+        return self.file, self.line, self.name
+
     # ------------------------------------------------------------------ text layer
     @property
     def tokens(self) -> list[Token]:
@@ -299,6 +305,7 @@ class Document(MentionStore):
             if layer != entity.layer:
                 raise ModelError(f"a mention on the {layer} layer cannot refer to {entity}, "
                                  f"which is on the {entity.layer} layer")
+        self.count_covered(len(token_tuple))
         mention = Mention(self._next_mention_id, token_tuple, layer, head, head_derived,
                           min_tokens, min_derived, nonref, attrs, line)
         self._next_mention_id += 1
@@ -317,6 +324,7 @@ class Document(MentionStore):
         this document's entities; a reader creating tens of thousands of mentions saves the
         checks.
         """
+        self.count_covered(len(tokens))
         mention = Mention(self._next_mention_id, tokens, entity.layer, head, False, min_tokens,
                           False, None, attrs, line)
         self._next_mention_id += 1

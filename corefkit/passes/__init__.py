@@ -4,7 +4,7 @@ Importing the package registers the built-in passes (their modules register them
 :mod:`corefkit.passes.registry` when imported; this is the one place that imports them).
 """
 
-from corefkit.passes import dominant, nonref, plurals, same_span, singletons, splits  # noqa: F401
+from corefkit.passes import crop, dominant, nonref, plurals, same_span, singletons, splits  # noqa: F401
 from corefkit.passes import ua_compact  # noqa: F401
 from corefkit.passes.registry import all_passes, apply_passes, get_pass, parse_pass, register_pass
 

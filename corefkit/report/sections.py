@@ -55,6 +55,19 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], cls: str = "data
     return f'<table class="{cls}"><tr>{head}</tr>{"".join(body)}</table>'
 
 
+def grouped_table(first: str, groups: Sequence[tuple[str, Sequence[str]]],
+                  rows: Sequence[Sequence[str]]) -> str:
+    """A table whose columns come in groups (one per system): a header row of group labels,
+    each spanning its columns, over a row of the columns' names, so that no header repeats a
+    system's label and the table stays as narrow as its numbers."""
+    top = f'<th class="l" rowspan="2">{first}</th>' + "".join(
+        f'<th colspan="{len(parts)}" class="group">{label}</th>' for label, parts in groups)
+    names = "".join(f"<th>{part}</th>" for _, parts in groups for part in parts)
+    body = "".join("<tr>" + "".join(f'<td class="l">{c}</td>' if n == 0 else f"<td>{c}</td>"
+                                    for n, c in enumerate(row)) + "</tr>" for row in rows)
+    return f'<table class="data grouped"><tr>{top}</tr><tr>{names}</tr>{body}</table>'
+
+
 def figure(caption: str, content: str, attrs: str = "") -> str:
     return f"<figure{attrs}><figcaption>{caption}</figcaption>{content}</figure>"
 
@@ -217,9 +230,8 @@ def error_charts(systems: Sequence[System]) -> str:
 
 
 def cumulative_table(systems: Sequence[System]) -> str:
-    header = ["category"] + [f"{swatch(svg.colour(n))}{escape(s.label)} {part}"
-                             for n, s in enumerate(systems)
-                             for part in ("errors", "F1 alone", "F1 cumulative", "gain")]
+    groups = [(f"{swatch(svg.colour(n))}{escape(s.label)}",
+               ("errors", "F1 alone", "F1 cumulative", "gain")) for n, s in enumerate(systems)]
     rows = [["(as it is)"] + [c for s in systems
                               for c in ("", "", pct(s.analysis.original.conll), "")]]
     for c in systems[0].analysis.categories:
@@ -230,7 +242,7 @@ def cumulative_table(systems: Sequence[System]) -> str:
             row += [str(alone.count), pct(alone.alone.conll), pct(step.scores.conll),
                     f"{100 * float(step.delta):+.2f}"]
         rows.append(row)
-    return table(header, rows)
+    return grouped_table("category", groups, rows)
 
 
 def breakdown_table(systems: Sequence[System], attribute: str, columns: Sequence[str]) -> str:

@@ -243,6 +243,7 @@ def _report(config: ScoreConfig, strategy: Any, counts: dict[str, Any], totals: 
         notes = getattr(counts.get(name), "notes", None)
         if callable(notes):
             warnings.extend(notes())
+    warnings.extend(_empty_sides(counts.get("mentions"), totals.documents))
     options: dict[str, Any] = {"metrics": list(config.metrics), "match": "exact",
                                "remove_singletons": config.remove_singletons,
                                "passes": list(config.passes)}
@@ -337,3 +338,19 @@ def _key_format(key: Any, format: str | None) -> tuple[str | None, Any]:
     if first is None:
         return None, []
     return of_document(first), itertools.chain([first], items)
+
+
+def _empty_sides(mentions: Any, documents: int) -> list[Any]:
+    """Why every score is 0: a side without a single mention (an empty or cut response, a
+    response file whose clusters were lost) is said, never left to a silent 0.00 (issue 22)."""
+    from corefkit.errors import Repair
+
+    if mentions is None or not documents:
+        return []
+    found = []
+    for side, total in (("key", mentions.recall_den), ("response", mentions.precision_den)):
+        if not total:
+            found.append(Repair("score.no-mentions",
+                                f"the {side} holds no mention in any of its {documents} "
+                                f"document(s) (after the settings' passes): every score is 0"))
+    return found

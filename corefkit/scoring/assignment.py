@@ -184,3 +184,34 @@ def linear_assignment(cost: Any, maximize: bool = False) -> tuple[list[int], lis
     picked_rows, picked_cols = linear_sum_assignment(np.asarray(cost, dtype=np.float64),
                                                      maximize=maximize)
     return picked_rows.tolist(), picked_cols.tolist()
+
+
+# a component with more cells than this is solved on its edges only (memory O(edges)); below,
+# a dense matrix is at most 8 MB
+DENSE_CELLS = 1_000_000
+
+
+def sparse_max_assignment(n_rows: int, n_cols: int, rows: Sequence[int], cols: Sequence[int],
+                          weights: Sequence[float]) -> list[tuple[int, int]]:
+    """(row, column) pairs of a maximum-weight matching over the given edges (positive
+    weights), in memory proportional to the edges: a large CEAF component (a chain of entities
+    that each share a mention with the next) never becomes a rows × columns matrix.
+
+    SciPy's LAPJVsp (``min_weight_full_bipartite_matching``) finds a full matching; every row
+    gets a private dummy column of weight 0 so that one exists, and all weights are raised by
+    the same constant (which adds the same amount to every full matching) so that none is 0.
+    """
+    import numpy as np
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    if not len(rows):
+        return []
+    lift = 1.0 + max(abs(w) for w in weights)
+    all_rows = np.concatenate((np.asarray(rows, dtype=np.int64), np.arange(n_rows)))
+    all_cols = np.concatenate((np.asarray(cols, dtype=np.int64), n_cols + np.arange(n_rows)))
+    values = np.concatenate((np.asarray(weights, dtype=np.float64) + lift,
+                             np.full(n_rows, lift)))
+    graph = coo_matrix((values, (all_rows, all_cols)), shape=(n_rows, n_cols + n_rows)).tocsr()
+    picked_rows, picked_cols = min_weight_full_bipartite_matching(graph, maximize=True)
+    return [(r, c) for r, c in zip(picked_rows.tolist(), picked_cols.tolist()) if c < n_cols]

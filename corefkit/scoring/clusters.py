@@ -7,18 +7,21 @@ any value compared by equality. :func:`score_clusters` scores one document or a 
 :meth:`~Scorer.compute`. Both give the numbers of the reference scorer v8.01 (the numbers of
 ``corefkit score`` under reference semantics): singletons kept unless asked otherwise, and
 repeated mentions handled by the same alignment
-(:func:`corefkit.scoring.align.index_mentions`), fed with a
-:class:`~corefkit.scoring.align.DocumentMentions` built directly from the clusters.
+(:func:`corefkit.scoring.align.index_mentions`).
 
-Speed: a document is aligned when it is added (the repeated-mention rules are per
-document), then kept as flat integer lists; :meth:`Scorer.compute` (or a batch grown past
-:data:`FLUSH_MENTIONS` mentions) scores all pending documents at once as one partition of
-disjoint index spaces. MUC, B³, CEAFm, CEAFe, LEA and mention identification are sums over
-entities, and documents share none, so the counts of the union are exactly the sum of the
-documents' counts; BLANC's non-coreference links are per document, so the union's are
-corrected by the links across documents (:func:`blanc_across_documents`). A document whose
-response repeats an extent the key lacks (the reference scorer counts those per document),
-and every document of a run with a metric registered by a user, go through the engine's
+Speed: a document is counted when it is added as what its contingency table needs — which
+key mention each response mention is, and the entity sizes — in flat integer arrays
+(:class:`~corefkit.scoring.union.UnionBatch`: one dictionary per document, no Document, no
+per-document index space); :meth:`Scorer.compute` (or a batch grown past
+:data:`FLUSH_MENTIONS` mentions) counts all pending documents at once as one union of
+disjoint documents, in NumPy when it is large. MUC, B³, CEAFm, CEAFe, LEA and mention
+identification are sums over entities, and documents share none, so the counts of the union
+are exactly the sum of the documents' counts; BLANC's non-coreference links are per
+document, so the union's are corrected by the links across documents
+(:func:`~corefkit.scoring.union.blanc_across_documents`). A document with a repeated mention
+is aligned first by the reference scorer's rules; one whose response repeats an extent the
+key lacks (the reference scorer counts those per document), and every document of a run with
+a metric registered by a user, go through the engine's
 :class:`~corefkit.scoring.engine.DocumentScorer` one by one instead. Counts stay exact
 (integers and Fractions), whatever the route.
 """
@@ -44,8 +47,10 @@ from corefkit.scoring.engine import (
     Totals,
 )
 from corefkit.scoring.metrics import registry, standard
-from corefkit.scoring.partition import Partition, contingency
 from corefkit.scoring.report import ScoreReport
+from corefkit.scoring.union import UnionBatch, blanc_across_documents
+
+__all__ = ["FLUSH_MENTIONS", "Scorer", "blanc_across_documents", "score_clusters"]
 
 Mention = Hashable
 Cluster = Sequence[Mention]          # a list (or tuple) of mentions
@@ -57,6 +62,7 @@ Clusters = Sequence[Cluster]         # one document
 UNION_ADDITIVE = {"mentions": standard.mentions, "muc": standard.muc, "bcub": standard.bcub,
                   "ceafm": standard.ceafm, "ceafe": standard.ceafe, "lea": standard.lea,
                   "blanc": standard.blanc}
+_SEQUENCES = {list, tuple}
 # Pending documents are scored together once they hold this many mentions (memory bound).
 FLUSH_MENTIONS = 1 << 21
 SOURCE = "<clusters>"
@@ -110,7 +116,7 @@ class Scorer:
     def reset(self) -> None:
         """Forget every document added so far."""
         self._totals = Totals(self.config)
-        self._batch = _Batch()
+        self._batch = UnionBatch()
         self._added = 0
 
     @property
@@ -123,24 +129,34 @@ class Scorer:
         (``response``), each a list of clusters, a cluster a list of hashable mentions.
         ``name`` names the document in warnings (default: its number, from 0)."""
         name = str(self._added) if name is None else name
+        key = self._clusters(key, "key", name)
+        response = self._clusters(response, "response", name)
+        batch = self._batch
+        try:
+            added = self._union and batch.add_clusters(key, response)
+        except TypeError:
+            added = False  # an unhashable mention: refused below
+        if not added:
+            self._add_aligned(key, response, name)
+        self._added += 1
+        if batch.mentions >= FLUSH_MENTIONS:
+            self._flush()
+
+    def _add_aligned(self, key: Clusters, response: Clusters, name: str) -> None:
+        """A document whose sides repeat a mention (or any document, when a metric was
+        registered by a user): aligned by the reference scorer's rules first."""
         # the caller's lists are read as they are (not copied): DocumentMentions only reads
-        key_doc = DocumentMentions(name, (name, ""),
-                                   cast(list, self._clusters(key, "key", name)), 0)
-        response_doc = DocumentMentions(name, (name, ""),
-                                        cast(list, self._clusters(response, "response", name)), 0)
+        key_doc = DocumentMentions(name, (name, ""), cast(list, key), 0)
+        response_doc = DocumentMentions(name, (name, ""), cast(list, response), 0)
         try:
             found = index_mentions(key_doc, response_doc)
         except TypeError:
             _refuse_unhashable(key_doc, response_doc)
             raise
-        self._added += 1
         if found.duplicates or not self._union:
             self._totals.add(self._scorer.score(Reduced(key_doc), Reduced(response_doc)))
-            return
-        batch = self._batch
-        batch.add(found, alignment_notes(key_doc, response_doc, found))
-        if len(batch.key) + len(batch.response) >= FLUSH_MENTIONS:
-            self._flush()
+        else:
+            self._batch.add_index(found, alignment_notes(key_doc, response_doc, found))
 
     def compute(self) -> ScoreReport:
         """The report of every document added so far (the same :class:`ScoreReport` as
@@ -160,12 +176,13 @@ class Scorer:
         if not isinstance(clusters, (list, tuple)):
             raise UsageError(f"document {name}: the {side} must be a list of clusters, not "
                              f"{_kind(clusters)}")
-        for i, cluster in enumerate(clusters):
-            if type(cluster) is not list and not isinstance(cluster, (list, tuple)):
-                raise UsageError(
-                    f"document {name}: {side} cluster {i} is {_kind(cluster)}, not a list of "
-                    "mentions; give every cluster as a list of hashable mentions, e.g. "
-                    "[(0, 1), (5, 6)]")
+        if not set(map(type, clusters)) <= _SEQUENCES:  # else: which one is not
+            for i, cluster in enumerate(clusters):
+                if not isinstance(cluster, (list, tuple)):
+                    raise UsageError(
+                        f"document {name}: {side} cluster {i} is {_kind(cluster)}, not a list "
+                        "of mentions; give every cluster as a list of hashable mentions, e.g. "
+                        "[(0, 1), (5, 6)]")
         for cluster in clusters:
             if cluster:
                 _refuse_arrays(cluster[0], side, name)
@@ -183,94 +200,7 @@ class Scorer:
         self._totals.add(DocumentCounts(SOURCE, self._scorer.semantics.finish(counts),
                                         batch.notes, batch.key_repeats, batch.response_repeats))
         self._totals.documents += batch.documents - 1  # the union stands for that many
-        self._batch = _Batch()
-
-
-class _Batch:
-    """Aligned documents waiting to be scored together: flat mention indices (each document
-    numbered from 0) and entity sizes, with each document's counts of them."""
-
-    def __init__(self) -> None:
-        self.key: list[int] = []
-        self.key_sizes: list[int] = []
-        self.response: list[int] = []
-        self.response_sizes: list[int] = []
-        self.index_size: list[int] = []       # per document: mentions in its index space
-        self.distinct_key: list[int] = []     # per document: indices below this are key's
-        self.key_mentions: list[int] = []
-        self.response_mentions: list[int] = []
-        self.notes: list[Repair] = []
-        self.key_repeats = self.response_repeats = 0
-
-    @property
-    def documents(self) -> int:
-        return len(self.index_size)
-
-    def add(self, found: MentionIndex, notes: list[Repair]) -> None:
-        self.key += found.key
-        self.key_sizes += found.key_sizes
-        self.response += found.response
-        self.response_sizes += found.response_sizes
-        self.index_size.append(len(found.mention_keys))
-        self.distinct_key.append(found.n_key)
-        self.key_mentions.append(len(found.key))
-        self.response_mentions.append(len(found.response))
-        if notes:
-            self.notes += notes
-            self.key_repeats += found.key_repeats
-            self.response_repeats += found.response_repeats
-
-    def counts(self, specs: list[Any]) -> dict[str, Any]:
-        """The counts of every partition metric over the pending documents."""
-        key = Partition.from_flat(self._shifted(self.key, self.key_mentions), self.key_sizes)
-        response = Partition.from_flat(self._shifted(self.response, self.response_mentions),
-                                       self.response_sizes)
-        table = contingency(key, response)
-        counts = {spec.name: spec.compute(key, response, table) for spec in specs}
-        if "blanc" in counts:
-            # common mentions of each document: response indices below its key's count
-            common = []
-            start = 0
-            for n, distinct in zip(self.response_mentions, self.distinct_key):
-                common.append(sum([i < distinct for i in self.response[start:start + n]]))
-                start += n
-            counts["blanc"] = blanc_across_documents(counts["blanc"], self.key_mentions,
-                                                     self.response_mentions, common)
-        return counts
-
-    def _shifted(self, indices: list[int], per_document: list[int]) -> list[int]:
-        """Each document's mention indices moved into its own range of the union."""
-        shifted: list[int] = []
-        start = offset = 0
-        for n, size in zip(per_document, self.index_size):
-            shifted += [i + offset for i in indices[start:start + n]]
-            start += n
-            offset += size
-        return shifted
-
-
-def blanc_across_documents(union: standard.BlancCounts, key_mentions: list[int],
-                           response_mentions: list[int],
-                           common: list[int]) -> standard.BlancCounts:
-    """The sum of the documents' BLANC counts, from :func:`~corefkit.scoring.metrics.standard.
-    blanc` of their union.
-
-    Coreference links never cross documents, so the union's are the sum. Non-coreference
-    links are all pairs of a document's mentions but its coreference links: the union counts
-    C(M, 2) pairs of its M key mentions where the documents count Σ_d C(m_d, 2), and likewise
-    for the response mentions and for the common mentions (whose pairs enter the correct
-    non-coreference links). Each of the three is corrected by Σ_d C(m_d, 2) − C(Σ_d m_d, 2).
-    """
-
-    def across(sizes: list[int]) -> int:
-        total = sum(sizes)
-        return sum([n * (n - 1) // 2 for n in sizes]) - total * (total - 1) // 2
-
-    key, response, correct = across(key_mentions), across(response_mentions), across(common)
-    n = union.noncoref
-    return type(union)(union.coref, standard.Counts(
-        n.recall_num + correct, n.recall_den + key, n.precision_num + correct,
-        n.precision_den + response))
+        self._batch = UnionBatch()
 
 
 # ---------------------------------------------------------------------------- one call

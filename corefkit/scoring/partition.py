@@ -237,7 +237,8 @@ def group_pairs(labels: Any, pairs: Any) -> list[list[int]]:
         return []
     order = np.argsort(labels[pairs], kind="stable")
     ordered = pairs[order]
-    cuts = np.flatnonzero(np.diff(labels[ordered])) + 1
-    groups = [g.tolist() for g in np.split(ordered, cuts)]
+    cuts = [0, *(np.flatnonzero(np.diff(labels[ordered])) + 1).tolist(), len(ordered)]
+    flat = ordered.tolist()  # sliced as a list: np.split costs microseconds per group
+    groups = [flat[a:b] for a, b in zip(cuts, cuts[1:])]
     groups.sort(key=lambda g: g[0])
     return groups

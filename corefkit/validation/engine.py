@@ -31,9 +31,10 @@ from corefkit.checks.registry import (
     unregistered,
 )
 from corefkit.converters.io import display_name
+from corefkit.converters.folders import Expansion
 from corefkit.converters.paths import InputError, input_kind, is_regular_file
 from corefkit.converters.registry import (
-    expand_paths,
+    expand,
     get,
     guess_format,
     own_options,
@@ -42,6 +43,7 @@ from corefkit.converters.registry import (
 )
 from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
 from corefkit.model import Document
+from corefkit.model.storage import TOO_LARGE
 from corefkit.validation.catalog import expand_patterns, get_check
 from corefkit.checks.model import ModelChecks
 
@@ -58,6 +60,11 @@ register(
           "comments and blank lines)"),
     Check(INVALID_UTF8, 1, ERROR, "the file is not valid UTF-8 (the message gives the byte "
           "offset); convert it to UTF-8", origin="reader"),
+    Check(TOO_LARGE, 1, ERROR,
+          "a document whose mentions cover more token positions in all than corefkit holds "
+          "(corefkit/model/storage.py: 4,000,000, or 100 per token of the document): "
+          "thousands of mentions nested in each other or repeated over long spans",
+          origin="reader"),
 )
 
 STOPPED = "; reading of this file stopped here, the rest of it was not checked"
@@ -73,6 +80,7 @@ class ValidationResult(list):  # list[Finding]
         self.files = 0
         self.documents = 0
         self.stopped = False
+        self.folders: list[Expansion] = []  # the folders read: what each held and skipped
         self.max_errors: int | None = None
 
     @property
@@ -181,8 +189,15 @@ class Run:
         text = os.fspath(path)
         kind = input_kind(text)  # a path that cannot be read: one line, exit 1
         if kind in ("stdin", "folder"):
-            for file, fmt in expand_paths(text, self.format):
+            found = expand(text, self.format)  # nothing to read: InputError, exit 1
+            if kind == "folder":
+                self.result.folders.append(found)
+            for file, fmt in found.files:
                 yield file, fmt, None
+            for skipped in found.unreadable():
+                yield skipped.path, None, self._file_finding(
+                    UNREADABLE, skipped.path, f"cannot read it ({skipped.detail}); the rest "
+                    "of the folder was checked")
             return
         if kind == "file":
             yield self._one_file(text)

@@ -275,3 +275,58 @@ def test_one_sentence_documents_without_inner_full_stops_keep_their_relations():
     doc.add_span(3, 3, john)
     found = {doc.text(m): v["appositive"] for m, v in mention_types(doc, "appositive").items()}
     assert found == {"John": None, "He": None}  # "[John] . [He]" is no apposition
+
+
+# ---------------------------------------------------------------------------- issue 22
+def _pairs_in_sentences(view):
+    """The coreferent pairs of one sentence, enumerated (the definition); none without
+    sentence breaks (the relations are undecided then)."""
+    if not view.sentence_breaks():
+        return
+    for chain in view._chains():
+        by_sentence: dict[int, list] = {}
+        for m in chain:
+            if m.tokens and view.tokens[m.start].sentence == view.tokens[m.end].sentence:
+                by_sentence.setdefault(view.tokens[m.start].sentence, []).append(m)
+        for group in by_sentence.values():
+            for a, m in enumerate(group):
+                for other in group[a + 1:]:
+                    yield m, other
+
+
+def _relations_by_pairs(view):
+    nested, appositive, copular = set(), set(), set()
+    for chain in view._chains():
+        for a, m in enumerate(chain):
+            for other in chain[a + 1:]:
+                if set(m.tokens) & set(other.tokens):
+                    nested.update((m, other))
+    for a, b in _pairs_in_sentences(view):
+        first, second = (a, b) if a.end < b.start else (b, a)
+        if first.end < second.start:
+            gap = second.start - first.end - 1
+            if gap == 0 or (gap == 1 and view.is_punct(first.end + 1)):
+                appositive.update((a, b))
+        tree = view.tree(a.start)
+        ha, hb = view.head(a), view.head(b)
+        if tree is None or ha is None or hb is None:
+            continue
+        for subject, predicate in ((ha, hb), (hb, ha)):
+            if tree.parent.get(subject) == predicate and \
+                    str(tree.deprel.get(subject)).split(":")[0] == "nsubj" and \
+                    any(str(tree.deprel.get(c)).split(":")[0] == "cop"
+                        for c in tree.children.get(predicate, ())):
+                copular.update((a, b))
+    return {"nested": nested, "appositive": appositive, "copular": copular}
+
+
+@pytest.mark.parametrize("folder", ["dep", "coref-ontogum-conll"])
+def test_relations_found_without_pairs_equal_the_pairwise_definition(folder):
+    """The nested, appositive and copular relations were found by walking every pair of
+    coreferent mentions of a sentence (one entity of n mentions in a sentence: n²/2); the
+    grouped search finds the same mentions on every GUM document."""
+    for path in sorted((CORPORA / "gum" / folder).iterdir())[:46]:
+        doc = next(corefkit.read(path, lenient=True))
+        view, naive = DocumentView(doc), _relations_by_pairs(DocumentView(doc))
+        for name in ("nested", "appositive", "copular"):
+            assert view.relation(name) == naive[name], (path.name, name)

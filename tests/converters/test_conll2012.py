@@ -324,14 +324,21 @@ def test_source_layout_keeps_litbank_columns_and_empty_cells():
     assert semantic(again) == semantic(doc)
 
 
-def test_form_whitespace_is_replaced():
+def test_form_whitespace_is_refused_or_replaced_when_asked(tmp_path: Path):
+    """Issue 22: a form CoNLL-2012 cannot hold (white space, empty) is refused, naming the
+    token; with ``forms="replace"`` it is written with '_' and counted as lost (it was
+    replaced with only a warning, and the key no longer scored against its source)."""
     doc = Document("w", "0")
     doc.add_sentence([Token("New York"), Token("")])
-    out = io.StringIO()
-    report = corefkit.converters.loss.ConversionReport()
-    conll2012_writer.write_stream([doc], out, report)
-    assert "\tNew_York\t" in out.getvalue() and "\t_\t-" in out.getvalue()
-    assert [r.check for r in report.repairs] == ["conll.form-whitespace"]
+    target = tmp_path / "w.conll"
+    with pytest.raises(LossError, match=r"document 'w', sentence 1, word 1 'New York': "
+                                        r"conll2012 cannot hold this form: it holds ' '"):
+        write([doc], target)
+    assert not target.exists()
+    report = write([doc], target, forms="replace")
+    assert "\tNew_York\t" in target.read_text() and "\t_\t-" in target.read_text()
+    assert report.loss_totals() == {"tokens": 2} and report.repairs == []
+    assert [t.form for t in next(read(target)).tokens] == ["New_York", "_"]
 
 
 def test_losses_are_reported_and_strict_writes_nothing(tmp_path: Path):

@@ -572,3 +572,26 @@ def test_any_model_survives_a_write_and_read(doc: Document):
 
     assert bridges(doc) == bridges(again)
     assert write_text([again]) == text
+
+
+def test_a_file_without_syntax_says_what_ud_validation_level_2_will_say(tmp_path: Path):
+    """Issue 22: ``convert key.conll out.conllu`` writes '_' for UPOS, HEAD and DEPREL, which
+    ``validate --level 2`` refuses; the writer cannot invent a tree, so it says so."""
+    from corefkit.validation import validate
+
+    source = CORPORA / "litbank" / "1064_the_masque_of_the_red_death_brat.conll"
+    out = tmp_path / "out.conllu"
+    report = corefkit.write(corefkit.read(str(source)), str(out))
+    (doc,) = corefkit.read(str(source))
+    words = sum(1 for t in doc.tokens if not t.is_empty)
+    warned = [r for r in report.repairs if r.check == "corefud.no-syntax"]
+    assert len(warned) == 1 and warned[0].message.startswith(f"{words} words have no UPOS")
+    assert "level 2" in warned[0].message
+    found = {f.check for f in validate(out, level=2)}
+    assert {"corefud.unknown-upos", "corefud.unknown-head", "corefud.invalid-deprel"} <= found
+    assert not [f for f in validate(out, level=1) if f.severity == "error"]
+    # with a tree there is nothing to say
+    gum = tmp_path / "gum.conllu"
+    report = corefkit.write(corefkit.read(str(CORPORA / "gum" / "dep" / "GUM_academic_art.conllu")),
+                            str(gum))
+    assert not [r for r in report.repairs if r.check == "corefud.no-syntax"]

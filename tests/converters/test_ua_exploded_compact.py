@@ -65,7 +65,12 @@ def test_codi_crac_to_corefud_reports_what_it_drops(tmp_path):
     assert totals["discourse_deixis"] == 199
     bridging = [x for x in report.losses if x.feature == "bridging"]
     approximated = [x for x in bridging if x.action.startswith("approximated")]
-    assert sum(x.count for x in approximated) == 426  # anchor mention dropped
+    renamed = [x for x in bridging if x.action.startswith("changed (relation")]
+    # every one of the 426 relations names an anchor mention, which CoNLL-U cannot hold; each
+    # is counted once, with the first thing that changes it (issue 22): 256 are renamed, the
+    # other 170 only lose their anchor mention
+    assert sum(x.count for x in approximated) + sum(x.count for x in renamed) == 426
+    assert sum(x.count for x in renamed) == 256
     # relation names CorefUD's [a-z]+ cannot hold are renamed, each reported with its new name
     changed = Counter()
     for x in bridging:
@@ -84,7 +89,15 @@ def test_codi_crac_to_corefud_reports_what_it_drops(tmp_path):
                  if m.layer == DISCOURSE_DEIXIS and m.min_tokens is not None)
     assert (identity_min, dd_min) == (4131, 199)
     assert totals["min_spans"] == identity_min + dd_min
-    assert totals["split_antecedents"] == 1  # light episode_6927: set 47 has one member
+    # light episode_6927: set 47 has one member; and (issue 22: they were left out with a
+    # warning only) 35 memberships of an entity none of whose mentions CorefUD writes (all
+    # non-referring or discourse deixis)
+    def unwritten(doc: Document, entity) -> bool:
+        return all(m.nonref is not None or m.layer != IDENTITY for m in doc.mentions_of(entity))
+
+    without = sum(1 for d in docs for s in d.memberships()
+                  if unwritten(d, s.member) or unwritten(d, s.set_entity))
+    assert without == 35 and totals["split_antecedents"] == 1 + without
 
 
 def test_codi_crac_to_corefud_and_back_keeps_chains_and_sets(tmp_path):
@@ -146,7 +159,7 @@ def test_codi_crac_through_corefud_with_the_compact_encoding(tmp_path):
     assert "non_referring" not in totals and "discourse_deixis" not in totals
     assert "min_spans" not in totals
     assert sum(x.count for x in report.losses if x.feature == "bridging"
-               and x.action.startswith("approximated")) == 425
+               and x.action.startswith(("approximated", "changed (relation"))) == 425
     assert totals["split_antecedents"] == 1
     text = (tmp_path / "enc.conllu").read_text()
     assert text.count("nonref:") == 530 and text.count("dd:own") + text.count("dd:shared") == 199
@@ -256,12 +269,14 @@ def test_gum_through_ua_exploded_and_back(tmp_path):
     report = write(read(GUM), tmp_path / "gum.CONLLUA", allow_zeros=True)
     totals = report.loss_totals()
     # what CoNLL-UA cannot hold, reported: entity types and identities (entity attributes),
-    # document metadata; bridging anchors get a derived anchor mention; 615 gapped min spans
-    # become ranges
-    assert set(totals) == {"entity_attributes", "metadata", "bridging", "min_spans"}
-    assert totals["bridging"] == 277
-    assert {x.action.split(" (")[0] for x in report.losses if x.feature in ("bridging", "min_spans")} \
+    # document metadata; 615 gapped min spans become ranges; MISC values with spaces (GUM's
+    # XML=<hi rend:::"italic">) get '_' for them (issue 22: a change, so a loss). Bridging
+    # anchors get a derived anchor mention: the file says more than GUM, so a warning, no loss
+    assert set(totals) == {"entity_attributes", "metadata", "min_spans", "misc"}
+    assert {x.action.split(" (")[0] for x in report.losses if x.feature == "min_spans"} \
         == {"approximated"}
+    derived = [r for r in report.repairs if r.check == "ua.bridging-anchor-derived"]
+    assert sum(int(r.message.split()[0]) for r in derived) == 277
     ua_docs = list(read(tmp_path / "gum.CONLLUA"))
     assert all(not d.repairs for d in ua_docs)
     write(ua_docs, tmp_path / "gum.conllu", format="corefud", profile="ua-compact")

@@ -158,3 +158,21 @@ def test_xmi_writer_round_trip(source: Path, tmp_path: Path) -> None:
     assert {r.feature for r in report.losses} <= {"opaque_levels", "metadata"}
     again = read_one(out / f"{doc.id}.xmi")
     assert canonical(again) == canonical(doc)
+
+
+def test_a_malformed_xmi_is_refused_where_the_parser_stopped(tmp_path):
+    # found by the mutation sweep (issue 22): the parser's line and column were only in the
+    # message, the finding had none
+    from tests.conftest import SHARED
+
+    source = SHARED / "corpora/gum/dep/GENTLE_poetry_death.conllu"
+    corefkit.write(corefkit.read(source), tmp_path / "cas", "uima-cas")
+    xmi = tmp_path / "cas" / "GENTLE_poetry_death.xmi"
+    data = xmi.read_bytes().replace(b"><", b">\n<")
+    xmi.write_bytes(data[:len(data) // 4])
+    line = data[:len(data) // 4].count(b"\n") + 1  # the file ends inside this line's tag
+    with pytest.raises(FormatError) as caught:
+        read_one(xmi)
+    assert caught.value.check == "cas.unreadable"
+    assert caught.value.line == line and caught.value.column is not None
+    assert f"GENTLE_poetry_death.xmi:{line}:" in str(caught.value)

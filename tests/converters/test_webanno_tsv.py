@@ -17,7 +17,7 @@ from corefkit.converters.webanno_tsv.escaping import (
     unescape_text,
     unescape_value,
 )
-from corefkit.errors import FormatError
+from corefkit.errors import FormatError, LossError
 from corefkit.model import IDENTITY, Document
 from tests.converters import gum_tsv
 
@@ -216,15 +216,19 @@ def test_an_empty_file_read_as_webanno_tsv(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("fmt", ["webanno-tsv", "uima-cas"])
 def test_forms_a_row_cannot_hold_are_written_with_underscores(fmt: str, tmp_path: Path) -> None:
+    """Refused by default, naming the token (issue 22); with forms="replace" written '_' and
+    counted as lost token forms."""
     if fmt == "uima-cas":
         pytest.importorskip("cassis")
     doc = Document("tabs")
     doc.add_sentence(["a\tb", "", "c"])
     doc.add_span(0, 2, doc.new_entity())
     out = tmp_path / ("out.tsv" if fmt == "webanno-tsv" else "out")
-    report = corefkit.write([doc], str(out), fmt)
-    prefix = "webanno-tsv" if fmt == "webanno-tsv" else "cas"
-    assert [r.check for r in report.repairs] == [f"{prefix}.form-changed"]
+    with pytest.raises(LossError, match=r"sentence 1, word 1 'a\\tb'"):
+        corefkit.write([doc], str(out), fmt)
+    assert not out.exists()
+    report = corefkit.write([doc], str(out), fmt, forms="replace")
+    assert report.loss_totals()["tokens"] == 2
     (again,) = corefkit.read(str(out if fmt == "webanno-tsv" else out / "tabs.xmi"))
     assert [t.form for t in again.tokens] == ["a_b", "_", "c"]
     assert [m.tokens for m in again.mentions] == [(0, 1, 2)]

@@ -21,6 +21,7 @@ TOOL_FILES: dict[str, Path] = {
     "creta-coref.xml": INCEPTION / "xmi-webanno-creta" / "creta-coref.xml",
     "webanno-full-typesystem.xml": INCEPTION / "tsv3-suite" / "webanno-full-typesystem.xml",
     "Cato-SE.xmi.gz": INCEPTION / "gerdracor-coref-parallel" / "Cato-SE.xmi.gz",
+    "Cato-AF.xmi.gz": INCEPTION / "gerdracor-coref-parallel" / "Cato-AF.xmi.gz",
     "corefannotator-types-v1.xml":
         INCEPTION / "gerdracor-coref-parallel" / "corefannotator-types-v1.xml",
 }

@@ -266,3 +266,14 @@ def test_readme_example_runs(monkeypatch: pytest.MonkeyPatch):
          namespace)
     same_documents(list(corefkit.read(path.name)), namespace["docs"])
     assert serialized(namespace["sentences"]) == path.read_text(encoding="utf-8")
+
+
+def test_a_form_conllu_cannot_hold_is_refused_naming_the_token():
+    """Issue 22: a bare newline in FORM broke the line into two; it is refused like
+    ``corefkit.write`` refuses it."""
+    from corefkit.errors import LossError
+
+    doc = Document("nl")
+    doc.add_sentence(["a", "\n", "b"])
+    with pytest.raises(LossError, match=r"document 'nl', sentence 1, word 2 '\\n'"):
+        to_tokenlists(doc)

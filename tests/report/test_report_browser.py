@@ -305,3 +305,142 @@ def test_every_kind_of_markable_is_visible(browser: Any, tmp_path: Path):
     assert page.locator('.col[data-side="1"] .m.err').count() >= 1
     opened.offline()
     opened.page.close()
+
+
+# ---------------------------------------------------------------------------- issue 22
+LABELS = ["system1", "a-second-system-with-a-long-name"]
+DOC_COLUMNS = """() => {
+    const box = document.querySelector('.doclist').getBoundingClientRect();
+    const heads = [...document.querySelectorAll('#doctable th[data-sys]')];
+    return {
+        scroll: document.querySelector('.doclist').scrollWidth,
+        client: document.querySelector('.doclist').clientWidth,
+        heads: heads.map(th => ({
+            sys: +th.dataset.sys,
+            colour: getComputedStyle(th.querySelector('.swatch')).backgroundColor,
+            left: th.getBoundingClientRect().left - box.left,
+            right: box.right - th.getBoundingClientRect().right,
+            width: th.getBoundingClientRect().width})),
+        expected: CK.index.colours,
+        undefinedStyles: [...document.querySelectorAll('#doctable [style]')]
+            .filter(e => e.getAttribute('style').includes('undefined')).length,
+        cells: [...document.querySelectorAll('#doctable tr.doc')].slice(0, 5).map(
+            tr => [...tr.querySelectorAll('td[data-sys]')].map(td => {
+                const r = td.getBoundingClientRect();
+                return [+td.dataset.sys, r.left >= box.left - 0.5, r.right <= box.right + 0.5,
+                        td.innerText]; })),
+    }; }"""
+OVERFLOW = """(selector) => {
+    const el = document.querySelector(selector), table = el.querySelector('table');
+    return {page: document.documentElement.scrollWidth, viewport: window.innerWidth,
+            right: table.getBoundingClientRect().right, box: el.getBoundingClientRect().right,
+            scroll: el.scrollWidth, client: el.clientWidth}; }"""
+
+
+def _rgb(hex_colour: str) -> str:
+    value = hex_colour.lstrip("#")
+    r, g, b = (int(value[i:i + 2], 16) for i in (0, 2, 4))
+    return f"rgb({r}, {g}, {b})"
+
+
+@pytest.fixture(scope="module")
+def labelled_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """GUM against two systems, one with a 7-character label and one with a long one."""
+    out = tmp_path_factory.mktemp("labels") / "labels.html"
+    code = main(["report", str(GUM), str(GUM_PAIR / "response-mild.conllu"),
+                 str(GUM_PAIR / "response-heavy.conllu"), "--label", LABELS[0], "--label",
+                 LABELS[1], "-o", str(out), "-q"])
+    assert code == 0
+    return out
+
+
+@pytest.fixture()
+def labelled(browser: Any, labelled_report: Path) -> Iterator[Opened]:
+    opened = open_report(browser, labelled_report)
+    opened.page.set_viewport_size({"width": 1400, "height": 900})
+    yield opened
+    opened.offline()
+    opened.page.close()
+
+
+def test_each_system_column_of_the_documents_tab_has_its_own_colour(labelled: Opened):
+    """Before: the colour index counted the token column, so the first system took the
+    second's colour and the second was 'background:undefined'."""
+    page = labelled.page
+    tab(page, "documents")
+    found = page.evaluate(DOC_COLUMNS)
+    assert found["undefinedStyles"] == 0
+    assert [h["sys"] for h in found["heads"]] == [1, 2]
+    for head in found["heads"]:
+        assert head["colour"] == _rgb(found["expected"][head["sys"] - 1])
+    assert found["heads"][0]["colour"] != found["heads"][1]["colour"]
+    # the same colours as the system's points in the plots and its rows in the error list
+    plotted = page.evaluate("""() => [1, 2].map(s => getComputedStyle(document.querySelector(
+        `figure[data-metric="conll"] g[data-sys="${s}"] circle.pt`)).fill)""")
+    assert plotted == [h["colour"] for h in found["heads"]]
+
+
+def test_at_1400_px_no_system_column_or_cost_is_cut(labelled: Opened):
+    """Before: the document list cut the second system's column (7-character labels) and the
+    Errors tab's "Costs" table ran past the window."""
+    page = labelled.page
+    tab(page, "documents")
+    found = page.evaluate(DOC_COLUMNS)
+    assert found["scroll"] <= found["client"], "the document list scrolls sideways"
+    for head in found["heads"]:
+        assert head["left"] >= 0 and head["right"] >= -0.5 and head["width"] >= 40
+    for row in found["cells"]:
+        assert [c[0] for c in row] == [1, 2]
+        assert all(inside_left and inside_right and text for _, inside_left, inside_right, text
+                   in row)
+    tab(page, "errors")
+    costs = page.evaluate(OVERFLOW, "#costs")
+    assert costs["page"] <= costs["viewport"], "the page scrolls sideways"
+    assert costs["right"] <= costs["box"] + 0.5 and costs["scroll"] <= costs["client"]
+    headers = page.locator("#costs th.group").all_inner_texts()
+    assert [h.strip() for h in headers] == LABELS
+
+
+def test_agreement_view(browser: Any, tmp_path: Path):
+    """corefkit agree --html: three annotators side by side, one pair chosen shows its two
+    columns, the disagreements ringed and filterable, the list opens a disagreement in the
+    browser, a click on a mention highlights its chain in every column."""
+    example = ROOT / "examples/conll2012"
+    third = tmp_path / "cleo.conll"
+    third.write_text((example / "response.conll").read_text().replace("(1)\n", "-\n", 1))
+    out = tmp_path / "agree.html"
+    report = corefkit.agree([example / "key.conll", example / "response.conll", third],
+                            labels=["ann", "bob", "cleo"], html=out)
+    opened = open_report(browser, out)
+    assert opened.seconds < OPEN_SECONDS
+    page = opened.page
+    assert page.locator("#tab-agreement table.data").first.locator("tr").count() == 1 + 3 + 1
+    tab(page, "errors")
+    assert page.locator("#errtable tr[data-err]").count() == len(report.disagreements)
+    page.select_option("#errsys", "1")                                  # ann–bob
+    rows = page.locator("#errtable tr[data-err]").all_inner_texts()
+    assert len(rows) == len([d for d in report.disagreements if d.second == "bob"
+                             and d.first == "ann"]) and all("ann–bob" in r for r in rows)
+    tab(page, "documents")
+    page.wait_for_selector("#text .row")
+    assert page.locator("#text .row").first.locator(".col").count() == 3
+    assert page.locator("#heads div").all_inner_texts()[1:] == ["ann", "bob", "cleo"]
+    assert page.locator("#text .m.err").count() > 0
+    page.click('#catfilter button[data-cats="none"]')
+    assert page.locator("#text .m.err").count() == 0
+    page.click('#catfilter button[data-cats="all"]')
+    page.select_option("#sys", "1")
+    assert page.locator("#text .row").first.locator(".col").count() == 2
+    items = page.locator("#docerrors li").all_inner_texts()
+    assert items and page.locator("#docerrors h3").inner_text().startswith(
+        "Disagreements of ann–bob")
+    page.select_option("#sys", "0")
+    page.locator('.col[data-side="0"] .m').first.click()
+    for side in range(3):
+        assert page.locator(f'.col[data-side="{side}"] .m.hl').count() >= 1, side
+    tab(page, "errors")
+    page.locator("#errtable tr[data-err]").first.click()
+    assert page.locator("#tab-documents").is_visible()
+    assert page.locator("#text .m.flash").count() >= 1
+    opened.offline()
+    opened.page.close()

@@ -281,3 +281,27 @@ def test_invalid_utf8_in_a_later_shard_is_found_in_the_whole_file(one_file_pair,
             corefkit.score(key, broken, jobs=jobs)
         messages.append(str(error.value))
     assert messages[0] == messages[1]
+
+
+def test_a_response_without_any_mention_is_said_not_a_silent_zero(tmp_path):
+    # found by the mutation sweep (issue 22): a brat .ann of blank lines scored 0.00, exit 0,
+    # without a word
+    import shutil
+
+    import corefkit
+    from tests.conftest import SHARED
+
+    brat = SHARED / "corpora" / "litbank-brat"
+    stem = "1064_the_masque_of_the_red_death_brat"
+    for side in ("key", "response"):
+        (tmp_path / side).mkdir()
+        for ext in (".ann", ".txt"):
+            shutil.copy(brat / (stem + ext), tmp_path / side / (stem + ext))
+    key, response = tmp_path / "key" / f"{stem}.ann", tmp_path / "response" / f"{stem}.ann"
+    assert not [w for w in corefkit.score(key, key).warnings
+                if getattr(w, "check", "") == "score.no-mentions"]
+    response.write_text("\n\n\n")
+    said = [str(w) for w in corefkit.score(key, response).warnings
+            if getattr(w, "check", "") == "score.no-mentions"]
+    assert said == ["warning: the response holds no mention in any of its 1 document(s) "
+                    "(after the settings' passes): every score is 0 (score.no-mentions)"]

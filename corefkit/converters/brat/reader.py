@@ -242,7 +242,7 @@ class _Builder:
             self.reader.repair("brat.same-span-labels", records[0].line,
                                f"the same span carries the labels {shown}: a mention of "
                                f"{counted(len(labels), 'chain')}; kept one mention in each")
-        attrs = _type_attrs(types[0].type) if types else {}
+        attrs = type_attributes(types[0].type) if types else {}
         line = (types or records)[0].line
         chains = list(labels.items()) or [("", records[0])]
         made = [self.doc.add_mention(tokens, self.entity(label), attrs=dict(attrs), line=line)
@@ -313,7 +313,7 @@ class _Builder:
                                               else f"{known},{record.value}")
 
 
-def _type_attrs(brat_type: str) -> dict[str, str]:
+def type_attributes(brat_type: str) -> dict[str, str]:
     found = LITBANK_TYPE_RE.match(brat_type)
     if found is not None:
         return {"mention_type": found.group(1), "entity_type": found.group(2)}

@@ -9,9 +9,11 @@ brat's equivalence lines; the writer writes LitBank's encoding into a folder of 
 
 from __future__ import annotations
 
+import os
 import re
 
 from corefkit.converters.base import FormatSpec, Option
+from corefkit.converters.forms import BRAT
 
 # the first annotation line of an .ann file: a text-bound annotation (T), a relation (R), an
 # equivalence (*), an attribute (A/M), a normalisation (N) or a note (#)
@@ -25,6 +27,13 @@ def sniff(head: str) -> bool:
     return FIRST_LINE_RE.match(head) is not None
 
 
+def part_of(path: str, head: str) -> bool:
+    """The ``X.txt`` of an ``X.ann`` beside it: the text of a brat document."""
+    stem, extension = os.path.splitext(path)
+    return extension.lower() == ".txt" and any(
+        os.path.isfile(stem + ann) for ann in (".ann", ".ANN", ".Ann"))
+
+
 SPEC = FormatSpec(
     name="brat",
     aliases=("brat-standoff", "ann"),
@@ -32,9 +41,16 @@ SPEC = FormatSpec(
                 "cop/appos relations, equivalence lines); writes a folder of pairs with an "
                 "annotation.conf",
     patterns=("*.ann",),
-    capabilities=frozenset({"singletons", "discontinuous", "crossing_same_entity",
-                            "cross_sentence", "mention_attributes"}),
-    partial=(("mention_attributes", "the mention and entity type only, as the type layer"),),
+    capabilities=frozenset({"tokens", "crossing_mentions", "mentions_over_lost_tokens",
+                            "sentences", "names", "singletons", "discontinuous",
+                            "crossing_same_entity", "cross_sentence", "mention_attributes"}),
+    partial=(("tokens", "words without white space: the reader splits the text at white "
+                        "space"),
+             ("sentences", "one a line: a sentence without visible words is none"),
+             ("names", "as file names: characters other than letters, digits, '.', '_' and "
+                       "'-' become '_'"),
+             ("mention_attributes", "the mention and entity type only, as the type layer")),
+    forms=BRAT,
     package="corefkit.converters.brat",
     sniff=sniff,
     sniff_priority=40,
@@ -45,6 +61,7 @@ SPEC = FormatSpec(
                kind="path", flag="--brat-tokens", metavar="FILE|DIR"),
     ),
     stream=False,
+    part_of=part_of,
     reads_paths=True,
     writes_directory=True,
 )

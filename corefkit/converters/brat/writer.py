@@ -30,14 +30,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from corefkit.converters.brat.reader import LABEL_RE, RELATIONS, UNLABELLED
-from corefkit.converters.loss import (
-    ConversionReport,
-    LossRecord,
-    describe_mention,
-    user_attributes,
-)
-from corefkit.converters.offsets import Span, generated_layout, kept_layout, runs
+from corefkit.converters.brat.reader import LABEL_RE, RELATIONS, UNLABELLED, type_attributes
+from corefkit.converters.loss import ConversionReport, LossRecord, record, user_attributes
+from corefkit.converters.offsets import Span, generated_layout, kept_layout, runs, tokenize
 from corefkit.errors import Repair
 from corefkit.model import IDENTITY, Document, Entity, Mention
 
@@ -61,14 +56,53 @@ def loss_actions(**options: Any) -> dict[str, str]:
 
 
 def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
-    """Mention attributes other than the type: brat output writes the type layer only."""
-    found = [m for m in doc.sorted_mentions()
-             if any(k not in TYPE_ATTRIBUTES for k in user_attributes(m.attrs))]
-    if not found:
-        return []
-    return [LossRecord("mention_attributes", len(found),
-                       "dropped (brat output writes the mention and entity type only)",
-                       [describe_mention(doc, m) for m in found[:5]], doc.name)]
+    """What brat output holds only in part: of a mention's attributes the type layer (the
+    reader takes ``PRON_PER`` back as mention and entity type, any other type as
+    ``brat_type``), and the document's name as a file name."""
+    dropped: list[Mention] = []
+    changed: list[Mention] = []
+    for mention in written_mentions(doc):
+        own = {k: str(mention.attrs[k]) for k in user_attributes(mention.attrs)
+               if mention.attrs[k] is not None and mention.attrs[k] != ""}
+        if not own:
+            continue
+        back = type_attributes(_type_of(mention))
+        kept = [k for k, v in own.items() if back.get(k) == v]
+        if not kept:
+            dropped.append(mention)
+        elif len(kept) < len(own):
+            changed.append(mention)
+    found = record(doc, "mention_attributes", dropped,
+                   "dropped (brat output writes the mention and entity type only)")
+    found += record(doc, "mention_attributes", changed,
+                    "changed (brat output writes the mention and entity type only)")
+    stem = file_stem(doc)
+    if stem != doc.id:
+        found += record(doc, "names", [f"{doc.name!r} as {stem!r}"],
+                        "changed (brat names a document by its file name)")
+    return found
+
+
+def written_mentions(doc: Document) -> list[Mention]:
+    """The mentions brat output writes: identity mentions over words, not non-referring."""
+    tokens = doc.tokens
+    found = []
+    for mention in doc.sorted_mentions():
+        entity = doc.entity_of(mention)
+        if mention.layer != IDENTITY or mention.nonref is not None or (
+                entity is not None and entity.pseudo):
+            continue
+        if any(not tokens[t].is_empty for t in mention.tokens):
+            found.append(mention)
+    return found
+
+
+def file_stem(doc: Document) -> str:
+    """The file name (without extension) a document is written to, before repeated names
+    get ``-2``, ``-3``..."""
+    _, part = doc.pair_key()
+    wanted = doc.id if part == "0" else f"{doc.id}-{part}"
+    return NAME_RE.sub("_", wanted).lstrip(".") or "document"
 
 
 def replaceable_output(directory: str) -> bool:
@@ -106,28 +140,24 @@ class _Collection:
         self.report.repairs.append(Repair(check, message, document=doc.name, action=action))
 
     def stem(self, doc: Document) -> str:
-        _, part = doc.pair_key()
-        wanted = doc.id if part == "0" else f"{doc.id}-{part}"
-        stem = NAME_RE.sub("_", wanted).lstrip(".") or "document"
+        stem = file_stem(doc)
         base, n = stem, 1
         while stem.lower() in self.stems:
             n += 1
             stem = f"{base}-{n}"
         self.stems.add(stem.lower())
-        if stem != doc.id:
-            self.repair(doc, "brat.document-renamed",
-                        f"document {doc.name!r} written as {stem}.ann/.txt (brat names a "
-                        "document by its file name)", "renamed")
+        if stem != base:  # a name made a file name is in the loss report already
+            self.report.losses += record(
+                doc, "names", [f"{doc.name!r} as {stem!r}"],
+                "changed (another document of the folder has its file name)")
         return stem
 
     def document(self, doc: Document) -> None:
         layout = kept_layout(doc)
-        if layout is None:
-            text, offsets, changed = generated_layout(doc)
-            if changed:
-                self.repair(doc, "brat.form-whitespace",
-                            f"{changed} word forms were empty or contained whitespace; wrote "
-                            "'_' for it in the text", "renamed")
+        if layout is None or not reads_back(doc, *layout):
+            # the reader splits a line at white space: words joined by spaces, one sentence a
+            # line (the registry refuses forms with white space)
+            text, offsets = generated_layout(doc)
         else:
             text, offsets = layout
         lines = _DocumentLines(doc, text, offsets).lines(self)
@@ -231,6 +261,22 @@ class _DocumentLines:
             collection.relations.setdefault(name, tuple(role for role, _ in args))
             lines.append(f"R{len(lines) + 1}\t{name} " + " ".join(f"{r}:{t}" for r, t in args))
         return lines
+
+
+def reads_back(doc: Document, text: str, offsets: dict[int, Span]) -> bool:
+    """Whether the brat reader gets the document's words and sentences back from ``text``:
+    its tokenisation rule (:func:`corefkit.converters.offsets.tokenize`: a line is a
+    sentence, a token a run of non-space characters, cut where a written mention starts or
+    ends) gives exactly the words' offsets, sentence by sentence."""
+    cuts = {edge for mention in written_mentions(doc)
+            for a, b in _DocumentLines(doc, text, offsets).fragments(mention) for edge in (a, b)}
+    tokens = doc.tokens
+    wanted = []
+    for sentence in doc.sentences:
+        spans = [offsets[i] for i in sentence.token_indices() if not tokens[i].is_empty]
+        if spans:
+            wanted.append(spans)
+    return tokenize(text, cuts) == wanted
 
 
 def _type_of(mention: Mention) -> str:

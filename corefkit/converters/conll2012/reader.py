@@ -25,6 +25,7 @@ from operator import add, itemgetter, not_
 from typing import BinaryIO
 
 from corefkit.converters.io import iter_line_chunks
+from corefkit.converters.same_span import SpanOwners
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Entity, Sentence, Token
 from corefkit.model.words import TokenLines, Words
@@ -435,23 +436,21 @@ class _DocumentBuilder:
         mentions = self.mentions
         if len(set(map(itemgetter(1, 2), mentions))) == len(mentions):
             return
-        seen: dict[tuple[int, int], list[str]] = {}
+        seen = SpanOwners()
         kept = []
         for found in mentions:
             entity, start, end, line = found
             cid = entity.attrs["original_id"]
-            ids = seen.setdefault((start, end), [])
-            if cid in ids:
+            repeat = seen.add((start, end), cid)
+            if repeat is not None and repeat.duplicate:
                 self.repair("conll.duplicate-mention", line,
                             f"mention {start}-{end} of {cid!r} is annotated twice; kept one",
                             action="dropped")
                 continue
-            if ids:
-                others = ", ".join(repr(o) for o in ids)
+            if repeat is not None:
                 self.repair("conll.same-span-mentions", line,
-                            f"tokens {start}-{end} are a mention of {cid!r} and of {others}; "
-                            "kept both (the merge-same-span pass resolves them)")
-            ids.append(cid)
+                            f"tokens {start}-{end} are a mention of {cid!r} and of "
+                            f"{repeat.others}; kept both (the merge-same-span pass resolves them)")
             kept.append(found)
         self.mentions = kept
 

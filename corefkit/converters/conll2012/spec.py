@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
+from corefkit.converters.forms import CONLL2012
 
 BEGIN_RE = re.compile(r"^#\s*begin document", re.MULTILINE)
 LAYOUTS = ("default", "source", "gum")
@@ -20,7 +21,15 @@ SPEC = FormatSpec(
     aliases=("conll", "conll-2012"),
     description="CoNLL-2012 / OntoNotes coreference column (LitBank, GUM and OntoGUM dialects)",
     patterns=("*.conll", "*_conll", "*.key", "*.response", "*.gold_conll", "*.v4_*conll"),
-    capabilities=frozenset({"singletons", "cross_sentence", "parts"}),
+    capabilities=frozenset({"tokens", "crossing_mentions", "mentions_over_lost_tokens",
+                            "sentences", "names", "lemmas", "pos", "token_columns",
+                            "speakers", "singletons", "cross_sentence", "parts"}),
+    partial=(("tokens", "words without white space"),
+             ("lemmas", "with --layout source, for documents read from CoNLL-2012"),
+             ("pos", "with --layout source, for documents read from CoNLL-2012"),
+             ("token_columns", "with --layout source, for documents read from CoNLL-2012"),
+             ("speakers", "with --layout source, for documents read from CoNLL-2012")),
+    forms=CONLL2012,
     package="corefkit.converters.conll2012",
     sniff=sniff,
     sniff_priority=50,

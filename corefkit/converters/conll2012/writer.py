@@ -13,13 +13,17 @@ import re
 from collections.abc import Iterable
 from typing import IO
 
-from corefkit.converters.conll2012.reader import BEGIN_RE, WHITESPACE_RE, parse_begin
+from corefkit.converters.conll2012.reader import BEGIN_RE, parse_begin
 from corefkit.converters.conll2012.spec import LAYOUTS
 from corefkit.converters.loss import (
     EVERY_COLUMN,
     ConversionReport,
+    LossRecord,
     crossing_same_entity_mentions,
     discontinuous_action,
+    record,
+    speaker_of,
+    tokens_with_column,
     writable_tokens,
 )
 from corefkit.errors import Repair, UsageError
@@ -29,6 +33,33 @@ def loss_actions(**options: object) -> dict[str, str]:
     """How this writer handles what it cannot hold (the default is ``dropped``)."""
     return {"split_antecedents": "dropped (set entities stay ordinary chains)",
             "discontinuous": discontinuous_action(str(options.get("discontinuous", "drop")))}
+
+
+# what only the source layout holds: the columns a document read from CoNLL-2012 had
+SOURCE_COLUMNS = ("lemmas", "pos", "token_columns")
+
+
+def partial_losses(doc: Document, *, layout: str = "default", keep_ids: bool = False,
+                   discontinuous: str = "drop") -> list[LossRecord]:
+    """The columns between the word and the coreference (POS, parse bits, lemma, sense,
+    speaker, named entities, ...) are written only in the ``source`` layout, for the tokens
+    read from CoNLL-2012 with them; elsewhere every lemma, tag, speaker and opaque column of
+    the words is lost. The ``gum`` layout has no sentence breaks."""
+    source = layout == "source" and "conll_begin" in doc.attrs
+    words = [t for t in doc.tokens if not t.is_empty
+             and not (source and "conll_columns" in t.attrs)]
+    records = []
+    if layout == "gum":
+        sentences = [s for s in doc.sentences
+                     if any(not doc.tokens[i].is_empty for i in s.token_indices())]
+        if len(sentences) > 1:
+            records += record(doc, "sentences", sentences,
+                              "changed (the GUM layout has no sentence breaks)")
+    for feature in SOURCE_COLUMNS:
+        records += record(doc, feature, tokens_with_column(words, feature))
+    if not any(s.speaker for s in doc.sentences) and all(t.speaker is None for t in words):
+        return records
+    return records + record(doc, "speakers", [t for t in words if speaker_of(doc, t)])
 
 
 def kept_conll_columns(doc: Document, *, layout: str = "default", **options: object
@@ -177,7 +208,6 @@ def _write_document(doc: Document, out: IO[str], report: ConversionReport, layou
         blank_lines = True
     lines = [begin]
     row = 0
-    form_fixed = 0
     tokens = doc.tokens  # a property: looked up once, not per token
     for sentence in doc.sentences:
         word = 0
@@ -190,10 +220,7 @@ def _write_document(doc: Document, out: IO[str], report: ConversionReport, layou
             if source and "conll_columns" in token.attrs:
                 lines.append("\t".join([*token.attrs["conll_columns"], cell]))
             else:
-                form = token.form
-                if not form or WHITESPACE_RE.search(form):
-                    form = WHITESPACE_RE.sub("_", form) or "_"
-                    form_fixed += 1
+                form = token.form  # the registry refuses forms with white space
                 if layout == "gum":
                     lines.append(f"{row}\t{form}\t{cell}")
                 else:
@@ -204,8 +231,3 @@ def _write_document(doc: Document, out: IO[str], report: ConversionReport, layou
             lines.append("")
     lines.append(end)
     out.write("\n".join(lines) + "\n")
-    if form_fixed:
-        report.repairs.append(Repair(
-            "conll.form-whitespace",
-            f"{form_fixed} word forms were empty or contained whitespace; wrote '_' instead",
-            document=doc.name, action="renamed"))

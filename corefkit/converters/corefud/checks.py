@@ -19,18 +19,17 @@ from corefkit.checks.plugins import (
     FormatPlugin,
     Incident,
     conll_like_token_line,
-    crossing,
     entity_name,
     first_mention,
     mention_incident,
     mention_text,
-    pairs_overlapping,
     sentence_label,
 )
 from corefkit.checks.registry import ERROR, WARNING, Check, register
 from corefkit.converters.corefud.misc import CHUNK_RE, ID_FIELDS  # the reader's own grammar
 from corefkit.converters.corefud.udformat import UdFormat
 from corefkit.model import IDENTITY, Document, Entity, Mention
+from corefkit.model.overlaps import crossings, more
 
 FORMAT = "corefud"
 NON_UNIQUE_SENT_ID = "corefud.non-unique-sent-id"
@@ -355,13 +354,16 @@ class CorefudChecks(FileChecks):
 
 
 def _ill_nested(doc: Document) -> Iterator[Incident]:
-    mentions = [m for m in doc.mentions if m.layer == IDENTITY]
-    for a, b in pairs_overlapping(mentions):
+    """Each mention that crosses an earlier mention of another entity, once (overlaps.py)."""
+    mentions = [m for m in doc.mentions if m.layer == IDENTITY and doc.entity_of(m) is not None]
+    for found in crossings(mentions, group=doc.entity_of):
+        b, a = found.mention, found.other
         ea, eb = doc.entity_of(a), doc.entity_of(b)
-        if ea is not None and eb is not None and ea is not eb and crossing(a, b):
-            yield mention_incident(doc, b, ILL_NESTED,
-                                   f"{mention_text(doc, b)} of entity {entity_name(eb)} crosses "
-                                   f"{mention_text(doc, a)} of entity {entity_name(ea)}")
+        assert ea is not None and eb is not None
+        yield mention_incident(doc, b, ILL_NESTED,
+                               f"{mention_text(doc, b)} of entity {entity_name(eb)} crosses "
+                               f"{mention_text(doc, a)} of entity {entity_name(ea)}"
+                               f"{more(found.more)}")
 
 
 def _ids(doc: Document) -> Iterator[Incident]:

@@ -27,6 +27,7 @@ from corefkit.converters.corefud.misc import (
     parse_other,
     profile_of,
 )
+from corefkit.converters.same_span import SpanOwners
 from corefkit.errors import FormatError, Repair, counted
 from corefkit.model import Document, Entity, Mention, Token
 
@@ -83,7 +84,7 @@ class CoreferenceReader:
         self.open: dict[str, list[tuple[int, list[str], int, int]]] = {}
         self.discontinuous: dict[str, list[_Pending]] = {}
         self.starts: dict[tuple[str, int], list[Mention]] = {}  # (eid, start) -> mentions
-        self.spans: dict[tuple[Any, ...], list[tuple[str, Mention]]] = {}  # see _mention
+        self.spans = SpanOwners()  # see _mention
         self.splits: list[tuple[str, str, int, int, int]] = []
         self.one_member: set[str] = set()  # sets a statement gave one antecedent
         self.bridges: list[tuple[str, str, str | None, int, int, int]] = []
@@ -339,15 +340,13 @@ class CoreferenceReader:
         self.starts.setdefault((eid, tokens[0]), []).append(mention)
         # a contiguous span is known by its ends (hashing every node of a long one is slow)
         where = (tokens[0], tokens[-1]) if contiguous else ("gaps", tokens)
-        same = self.spans.get(where)
-        if same is None:
-            self.spans[where] = [(eid, mention)]
-        else:
-            others = ", ".join(repr(e) for e, _ in same)
+        repeat = self.spans.add(where, eid)
+        if repeat is not None:
+            others = repeat.others if not repeat.duplicate else (
+                f"{eid!r}" + (f", {repeat.others}" if repeat.others else ""))
             self.repair("corefud.same-span-entity-mentions", line,
                         f"{eid!r} and {others} have a mention on the same nodes; kept both",
                         column=column)
-            same.append((eid, mention))
         if self.tokens[tokens[0]].sentence != self.tokens[tokens[-1]].sentence:
             self.repair("corefud.cross-sentence-mention", line,
                         f"a mention of {eid!r} crosses a sentence boundary (invalid in CorefUD, "

@@ -38,15 +38,15 @@ from corefkit.converters.corefud.misc import (
     profile_of,
 )
 from corefkit.converters.loss import (
-    MAX_EXAMPLES,
     ConversionReport,
     LossRecord,
     crossing_same_entity_mentions,
-    describe_mention,
+    record,
+    speakers_by_sentence_lost,
     user_attributes,
 )
 from corefkit.errors import Repair, UsageError, counted
-from corefkit.model import IDENTITY, Document, Entity, Mention, Sentence
+from corefkit.model import IDENTITY, Bridging, Document, Entity, Mention, Sentence
 from corefkit.model.syntax import sentence_parents, tree_head
 
 EID_FORBIDDEN_RE = re.compile(r"[-=| \t()\[\]<>,:]")
@@ -74,46 +74,65 @@ def partial_losses(doc: Document, *, profile: str = "auto", keep_min: bool = Fal
     written with one declaration: heads need a ``head`` field, min spans a ``minspan``/``MIN``
     field, and the ``corefud`` profile drops cross-sentence mentions (CorefUD forbids them).
     Split-antecedent sets with fewer than two members and bridging anchor mentions cannot be
-    written in either profile (formats/README.md, loss table).
+    written in either profile (formats/README.md, loss table); a speaker is a sentence's
+    (``# speaker``). Each bridging relation is counted once, with the first thing that
+    changes it: a renamed relation, an anaphor that reads back as another mention, a lost
+    anchor mention.
     """
     chosen, names = _plan_declaration(doc, profile, keep_min)
-    records: list[LossRecord] = []
-
-    def record(feature: str, found: list[str], action: str) -> None:
-        if found:
-            records.append(LossRecord(feature, len(found), action, found[:MAX_EXAMPLES], doc.name))
-
     mentions = [m for m in doc.sorted_mentions() if m.tokens]
+    records = record(doc, "speakers", speakers_by_sentence_lost(doc, doc.tokens))
     if "head" not in names:
-        record("heads", [describe_mention(doc, m) for m in mentions
-                         if m.head is not None and not m.head_derived], "dropped")
+        records += record(doc, "heads", [m for m in mentions
+                                         if m.head is not None and not m.head_derived])
     if not any(n in MIN_FIELDS for n in names):
-        record("min_spans", [describe_mention(doc, m) for m in mentions
-                             if m.min_tokens is not None and not m.min_derived], "dropped")
+        records += record(doc, "min_spans", [m for m in mentions
+                                             if m.min_tokens is not None and not m.min_derived])
     if chosen == "corefud":
         tokens = doc.tokens
-        record("cross_sentence", [describe_mention(doc, m) for m in mentions
-                                  if tokens[m.start].sentence != tokens[m.end].sentence],
-               "dropped (CorefUD forbids them)")
+        records += record(doc, "cross_sentence",
+                          [m for m in mentions if tokens[m.start].sentence != tokens[m.end].sentence],
+                          "dropped (CorefUD forbids them)")
     small = {s for s, members in doc.accommodated_sets().items() if len(members) < 2}
-    record("split_antecedents", [f"entity {s.member.id} in set {s.set_entity.id}"
-                                 for s in doc.memberships() if s.set_entity in small],
-           "dropped (a set needs at least two members)")
-    record("bridging", [describe_mention(doc, b.anaphor) for b in doc.bridging()
-                        if b.anchor_mention is not None],
-           "approximated (anchor mention dropped, anchor entity kept)")
-    renamed: dict[str, str] = {}
+    records += record(doc, "split_antecedents",
+                      [s for s in doc.memberships() if s.set_entity in small],
+                      "dropped (a set needs at least two members)")
+    return records + _bridging_losses(doc, chosen)
+
+
+def _bridging_losses(doc: Document, profile: str) -> list[LossRecord]:
+    renamed: dict[str, list[Bridging]] = {}
+    elsewhere: list[Bridging] = []
+    anchors: list[Bridging] = []
     for bridge in doc.bridging():
         relation = bridge.relation or ""
-        mapped = written_relation(relation, chosen)
-        if mapped != relation:
-            renamed[relation] = mapped
-    for relation, mapped in sorted(renamed.items()):
-        record("bridging", [describe_mention(doc, b.anaphor) for b in doc.bridging()
-                            if b.relation == relation],
-               f"changed (relation {relation!r} written {mapped!r}: CorefUD relations are "
-               "[a-z]+; ua-compact-decode restores the UA names)")
-    return records
+        if written_relation(relation, profile) != relation:
+            renamed.setdefault(relation, []).append(bridge)
+        elif read_back_elsewhere(doc, bridge):
+            elsewhere.append(bridge)
+        elif bridge.anchor_mention is not None:
+            anchors.append(bridge)
+    records = []
+    for relation, found in sorted(renamed.items()):
+        records += record(doc, "bridging", found,
+                          f"changed (relation {relation!r} written "
+                          f"{written_relation(relation, profile)!r}: CorefUD relations are "
+                          "[a-z]+; ua-compact-decode restores the UA names)")
+    records += record(doc, "bridging", elsewhere,
+                      "dropped (CoNLL-U attaches Bridge to a node: it reads back on the "
+                      "shorter mention of the anaphor's entity that starts there)")
+    return records + record(doc, "bridging", anchors,
+                            "approximated (anchor mention dropped, anchor entity kept)")
+
+
+def read_back_elsewhere(doc: Document, bridge: Bridging) -> bool:
+    """Whether a reader takes another mention for the anaphor of ``bridge``: the innermost
+    mention of its entity that starts on its first node (as udapi does)."""
+    entity = doc.entity_of(bridge.anaphor)
+    if entity is None or not bridge.anaphor.tokens:
+        return False
+    starting = [m for m in doc.mentions_of(entity) if m.start == bridge.anaphor.start]
+    return min(starting, key=lambda m: (len(m.tokens), m.end, m.id)) is not bridge.anaphor
 
 
 def written_relation(relation: str, profile: str) -> str:
@@ -380,18 +399,12 @@ class _DocumentWriter:
         doc = self.doc
         cells: dict[int, list[tuple[tuple[int, int], tuple[str, str]]]] = {}
         sets = doc.accommodated_sets()
+        # what is not written is in the loss report: sets of fewer than two members
+        # (partial_losses), memberships of entities with no written mention (the cascade)
         small = [s for s, members in sets.items() if len(members) < 2]
-        if small:
-            self.repair("corefud.only-one-split-antecedent",
-                        f"{len(small)} split-antecedent sets have fewer than 2 members; CorefUD needs "
-                        "at least two, so they are not written", "dropped")
-        unwritten = 0
         for membership in doc.memberships():
             member, set_entity = membership.member, membership.set_entity
-            if set_entity in small:
-                continue
-            if member not in ids or set_entity not in ids:
-                unwritten += 1
+            if set_entity in small or member not in ids or set_entity not in ids:
                 continue
             nodes = sorted({m.start for m in membership.evidence
                             if (m.start, set_entity) in written_starts})
@@ -400,53 +413,24 @@ class _DocumentWriter:
             for node in nodes:
                 cells.setdefault(node, []).append(
                     ((rank[set_entity], rank[member]), (ids[member], ids[set_entity])))
-        if unwritten:
-            self.repair("corefud.split-antecedent-unwritten",
-                        f"{unwritten} split-antecedent memberships name an entity with no written "
-                        "mention; they are not written", "dropped")
         return {node: [item for _, item in sorted(items)] for node, items in cells.items()}
 
     def _bridge_cells(self, ids: dict[Entity, str], rank: dict[Entity, int],
                       written_mentions: set[Mention]) -> dict[int, list[tuple[str, str, str]]]:
         doc = self.doc
         cells: dict[int, list[tuple[tuple[int, int], tuple[str, str, str]]]] = {}
-        anchors = unwritten = ambiguous = 0
-        changed: dict[str, str] = {}
+        # what is not written, or not as it was, is in the loss report (partial_losses and
+        # the registry's cascade): relations of mentions or entities that are not written,
+        # anchor mentions, anaphors a reader takes for a shorter mention on the same node
         for bridge in doc.bridging():
             anaphor_entity = doc.entity_of(bridge.anaphor)
             if (bridge.anaphor not in written_mentions or anaphor_entity not in ids
                     or bridge.anchor not in ids):
-                unwritten += 1
                 continue
-            if bridge.anchor_mention is not None:
-                anchors += 1
-            # a reader takes the anaphor to be the innermost mention of its entity starting on
-            # the node (as udapi does): another choice cannot be told apart in CoNLL-U
-            starting = [m for m in doc.mentions_of(anaphor_entity)
-                        if m.start == bridge.anaphor.start and m in written_mentions]
-            if min(starting, key=lambda m: (len(m.tokens), m.end)) is not bridge.anaphor:
-                ambiguous += 1
-            relation = bridge.relation or ""
-            mapped = written_relation(relation, self.profile)
-            if mapped != relation:
-                changed[relation] = mapped
-                relation = mapped
+            relation = written_relation(bridge.relation or "", self.profile)
             cells.setdefault(bridge.anaphor.start, []).append(
                 ((rank[anaphor_entity], rank[bridge.anchor]),
                  (ids[bridge.anchor], ids[anaphor_entity], relation)))
-        if anchors:
-            self.repair("corefud.bridging-anchor-mention",
-                        f"{anchors} bridging relations name an anchor mention; CoNLL-U keeps only "
-                        "the anchor entity")
-        if ambiguous:
-            self.repair("corefud.bridge-anaphor-ambiguous",
-                        f"{ambiguous} bridging anaphors share their first node with a shorter "
-                        "mention of the same entity; CoNLL-U attaches Bridge to a node, so they "
-                        "will read back as that shorter mention")
-        if unwritten:
-            self.repair("corefud.bridging-unwritten",
-                        f"{unwritten} bridging relations involve a mention or entity that is not "
-                        "written; dropped", "dropped")
         return {node: [item for _, item in sorted(items)] for node, items in cells.items()}
 
     # ------------------------------------------------------------------ lines
@@ -471,6 +455,16 @@ class _DocumentWriter:
             self.repair("corefud.derived-heads",
                         f"{counted(self.derived_heads, 'mention')} had no head; derived one "
                         "(conversion-notes §2), which head-match scores depend on")
+        bare = sum(1 for t in doc.tokens if not t.is_empty and (
+            t.upos in (None, "", "_") or t.head in (None, "", "_") or t.deprel in (None, "", "_")))
+        if bare:
+            # a writer cannot invent a tree: say what UD validation will make of the file
+            self.repair("corefud.no-syntax",
+                        f"{counted(bare, 'word')} {'has' if bare == 1 else 'have'} no UPOS, "
+                        "HEAD or DEPREL (the source has no dependency tree): written '_', which "
+                        "UD validation level 2 refuses ('corefkit validate --level 2'; CorefUD "
+                        "data passes it); parse the text (UDPipe, Stanza) where level 2 is "
+                        "required", "kept")
         if self.dropped_attributes:
             self.repair("corefud.attributes-dropped",
                         f"{counted(self.dropped_attributes, 'mention')} "
@@ -554,6 +548,12 @@ class _DocumentWriter:
             entries.insert(at, (0, f"# global.Entity = {self.declaration}"))
         if not have_newdoc and (state.documents > 0 or not doc.attrs.get("conllu_anonymous")):
             entries.insert(0, (0, f"# newdoc id = {newdoc_id(doc)}"))
+        elif not have_newdoc:
+            # written as read, without '# newdoc': a reader names the document after the file
+            # (only known here, where the document turns out to be the file's first)
+            self.report.losses += record(doc, "names", [doc.name],
+                                         "changed (the document has no '# newdoc id': a reader "
+                                         "names it after its file)")
         out: list[str] = []
         i = 0
         for pos in range(len(comments) + 1):

@@ -32,6 +32,7 @@ SPEC = FormatSpec(
     sniff=sniff,
     sniff_priority=45,
     writes_any_corpus=False,
+    shared_extension=True,  # WebAnno TSV, text2text's tables and many others are .tsv too
     write_options=(
         Option("gap_gold", "GAP output: the GAP file whose texts and labelled spans the "
                            "documents are matched to by id (not needed for documents read "

@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from corefkit.converters.same_span import SpanOwners
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Entity, Sentence, Token
 
@@ -60,7 +61,7 @@ class Builder:
         doc.line = line
         doc.attrs["jsonlines_variant"] = variant
         doc.attrs["jsonlines_keys"] = list(record)
-        self.spans: dict[tuple[int, int], list[str]] = {}
+        self.spans = SpanOwners(quote=False)
 
     # ------------------------------------------------------------------ reporting
     def fail(self, check: str, message: str) -> FormatError:
@@ -226,19 +227,15 @@ class Builder:
     def add_mention(self, span: tuple[int, int], entity: Entity, where: str,
                     head: int | None = None) -> None:
         cid = str(entity.attrs["original_id"])
-        first = self.spans.get(span)
-        if first is not None:
-            if cid in first:
-                self.repair(DUPLICATE_MENTION, f"{where}: tokens {span[0]}-{span[1]} are a "
-                            f"mention of cluster {cid} already; kept one", action="dropped")
-                return
-            others = ", ".join(first)
+        repeat = self.spans.add(span, cid)
+        if repeat is not None and repeat.duplicate:
+            self.repair(DUPLICATE_MENTION, f"{where}: tokens {span[0]}-{span[1]} are a "
+                        f"mention of cluster {cid} already; kept one", action="dropped")
+            return
+        if repeat is not None:
             self.repair(SAME_SPAN, f"{where}: tokens {span[0]}-{span[1]} are a mention of "
-                        f"cluster {cid} and of cluster {others}; kept both (the merge-same-span "
+                        f"cluster {cid} and of cluster {repeat.others}; kept both (the merge-same-span "
                         "pass resolves them)")
-            first.append(cid)
-        else:
-            self.spans[span] = [cid]
         self.doc.add_mention(range(span[0], span[1] + 1), entity, head=head, line=self.line)
 
     def check_texts(self, key: str, stated: Any, actual: list[list[str]]) -> None:

@@ -57,8 +57,10 @@ READERS: dict[str, Callable[[Builder], None]] = {
     "coref-data": read_coref_data,
 }
 
-BEGIN_ARGUMENT_RE = re.compile(r"^\((.*)\);\s*part\s+(\S+)$")
-NAME_PART_RE = re.compile(r"^(.+)_(\d+)$")
+# a name may hold any character, a line break too (DOTALL; fullmatch, not "$", which also
+# matches before a final newline)
+BEGIN_ARGUMENT_RE = re.compile(r"\((.*)\);\s*part\s+(\S+)", re.DOTALL)
+NAME_PART_RE = re.compile(r"(.+)_(\d+)", re.DOTALL)
 
 
 def split_doc_key(key: str, mode: str = "name-part") -> tuple[str, str | None]:
@@ -66,10 +68,10 @@ def split_doc_key(key: str, mode: str = "name-part") -> tuple[str, str | None]:
     begin argument ``(name); part N``; ``mode`` ``whole`` keeps the key as the name."""
     if mode == "whole":
         return key, None
-    found = BEGIN_ARGUMENT_RE.match(key)
+    found = BEGIN_ARGUMENT_RE.fullmatch(key)
     if found:
         return found.group(1), found.group(2)
-    found = NAME_PART_RE.match(key)
+    found = NAME_PART_RE.fullmatch(key)
     if found:
         return found.group(1), found.group(2)
     return key, None

@@ -266,16 +266,30 @@ def _coref_data_token(token: Token, position: int) -> dict[str, Any]:
     return item
 
 
-def fastcoref(w: Written) -> dict[str, Any]:
-    """The document's own text and offsets when it keeps them (read from fastcoref or brat),
-    else one sentence a line, words joined by spaces (:mod:`corefkit.converters.offsets`)."""
-    layout = kept_layout(w.doc)
+def text_layout(doc: Document) -> tuple[str, dict[int, Span]]:
+    """The text the fastcoref shape writes and each word's offsets: the document's own text
+    and offsets when it keeps them (read from fastcoref or brat), else one sentence a line,
+    words joined by spaces (:mod:`corefkit.converters.offsets`)."""
+    layout = kept_layout(doc)
     if layout is not None:
-        text, offsets = layout
-    else:
-        text, offsets, _ = generated_layout(w.doc)
+        return layout
+    text, offsets = generated_layout(doc)
+    return text, offsets
+
+
+def visible(text: str, start: int, end: int) -> bool:
+    """Whether characters ``start:end`` hold something a reader can make a token of: a
+    mention over white space only (or nothing) is no fastcoref mention."""
+    return bool(text[start:end].strip())
+
+
+def fastcoref(w: Written) -> dict[str, Any]:
+    """The text (:func:`text_layout`) and the clusters as character offsets."""
+    text, offsets = text_layout(w.doc)
     spans = [offsets[t.index] for t in w.tokens]
-    clusters = [[[spans[a][0], spans[b][1]] for (a, b), _ in chain] for chain in w.clusters]
+    clusters = [[[spans[a][0], spans[b][1]] for (a, b), _ in chain
+                 if visible(text, spans[a][0], spans[b][1])] for chain in w.clusters]
+    clusters = [chain for chain in clusters if chain]
     return {"doc_key": doc_key(w.doc), "text": text, "clusters": clusters,
             "clusters_strings": [[text[s:e] for s, e in chain] for chain in clusters]}
 

@@ -81,9 +81,25 @@ SPEC = FormatSpec(
                 "(doc_key/sentences/clusters), SpanBERT minimized subwords, wl-coref, DyGIE++, "
                 "PreCo, fastcoref (character offsets), Maverick, coref-data",
     patterns=("*.jsonlines", "*.jsonl"),
-    capabilities=frozenset({"singletons", "crossing_same_entity", "cross_sentence", "heads",
-                            "speakers", "parts", "metadata"}),
-    partial=(("cross_sentence", ("in every shape but preco and coref-data, whose offsets are "
+    capabilities=frozenset({"tokens", "crossing_mentions", "mentions_over_lost_tokens",
+                            "sentences", "names", "lemmas", "pos", "morphology",
+                            "syntax", "enhanced_deps", "misc", "singletons",
+                            "crossing_same_entity", "cross_sentence", "heads", "speakers",
+                            "parts", "metadata"}),
+    partial=(("tokens", "in every shape but fastcoref, whose reader splits the text by its own "
+                        "rule"),
+             ("sentences", "in every shape but maverick (none) and fastcoref (split by a rule)"),
+             ("mentions_over_lost_tokens", "in every shape but fastcoref, where a mention over "
+                                           "white space only cannot be written"),
+             ("names", "as read: a record read without a name gets its file's"),
+             ("lemmas", "in the coref-data shape"),
+             ("pos", "in the coref-data shape, XPOS in wl-coref and in e2e when read with pos"),
+             ("morphology", "in the coref-data shape"),
+             ("syntax", "in the coref-data shape, and in wl-coref when every word's head is "
+                        "known"),
+             ("enhanced_deps", "in the coref-data shape"),
+             ("misc", "in the coref-data shape"),
+("cross_sentence", ("in every shape but preco and coref-data, whose offsets are "
                                  "sentence-relative")),
              ("heads", ("in the wl-coref shape, as word_clusters and head2span, when every "
                         "mention has one")),

@@ -20,22 +20,37 @@ the format's capabilities.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import json
 from collections.abc import Iterable
 from typing import IO, Any
 
-from corefkit.converters.jsonlines.shapes import SHAPES, Written, written
+from corefkit.converters.jsonlines.characters import sentence_bounds
+from corefkit.converters.jsonlines.characters import tokenize as fastcoref_tokenize
+from corefkit.converters.jsonlines.shapes import (
+    SHAPES,
+    Written,
+    _document_heads,
+    plain_name,
+    text_layout,
+    visible,
+    written,
+)
 from corefkit.converters.jsonlines.spec import SHAPES as SHAPE_NAMES
 from corefkit.converters.loss import (
-    MAX_EXAMPLES,
+    COLUMN_FIELDS,
     ConversionReport,
     LossRecord,
-    describe_mention,
+    column_value,
     discontinuous_action,
+    record,
+    speaker_of,
+    speakers_by_sentence_lost,
+    tokens_with_column,
 )
 from corefkit.errors import Repair, UsageError, counted
-from corefkit.model import Document
+from corefkit.model import Document, Mention, Token
 
 NO_SENTENCES = ("maverick",)
 # the shape a variant is written back in, and the keys a record of it may lack
@@ -45,10 +60,15 @@ OPTIONAL = {"speakers", "speaker", "part_id", "span_clusters", "clusters", "doc_
 
 
 def kept_conll_columns(doc: Document, **options: Any) -> frozenset[str]:
-    """The CoNLL-2012 columns this writer keeps: POS (the model's XPOS) in the wl-coref
-    shape, which writes it as ``pos``; no other."""
-    return frozenset({"POS"}) if _shape(options.get("jsonlines_shape"), doc) == "wl-coref" \
-        else frozenset()
+    """The CoNLL-2012 columns this writer keeps: POS (the model's XPOS) in the shapes that
+    write it (wl-coref as ``pos``, e2e when it was read so, coref-data with every CoNLL-U
+    column), and the predicate lemma (the model's LEMMA) in coref-data; no other."""
+    shape = _shape(options.get("jsonlines_shape"), doc)
+    if shape == "coref-data":
+        return frozenset({"POS", "predicate lemma"})
+    if shape == "wl-coref" or (shape == "e2e" and doc.attrs.get("jsonlines_pos")):
+        return frozenset({"POS"})
+    return frozenset()
 
 
 def loss_actions(**options: object) -> dict[str, str]:
@@ -91,12 +111,6 @@ def write_stream(documents: Iterable[Document], out: IO[str], report: Conversion
             if enabled:
                 gc.enable()
         out.write(line + "\n")
-        if shape in NO_SENTENCES and len(w.sentences) > 1:
-            report.repairs.append(Repair(
-                "jsonlines.flat-tokens", f"the {shape} shape has no sentence boundaries: "
-                f"{counted(len(w.sentences), 'sentence')} written as one token list",
-                document=doc.name,
-                action="approximated"))
 
 
 def _trim(doc: Document, record: dict[str, Any]) -> None:
@@ -151,42 +165,136 @@ def _ordered(doc: Document, record: dict[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------- losses
 def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
-    """What the chosen shape cannot hold of this document, beyond the format's capabilities."""
+    """What the chosen shape cannot hold of this document, beyond the format's capabilities:
+    heads outside wl-coref, mentions across sentences in the sentence-relative shapes,
+    speakers, parts and sentences where the shape has no place for them, the token columns
+    each shape has or has not, and in the fastcoref shape what its reader's tokenisation rule
+    makes of the text."""
     shape = _shape(options.get("jsonlines_shape"), doc)
     w = written(doc, str(options.get("discontinuous", "drop")))
-    found: list[LossRecord] = []
-
-    def add(feature: str, examples: list[str], action: str = "dropped") -> None:
-        if examples:
-            found.append(LossRecord(feature, len(examples), action,
-                                    [e for e in examples[:MAX_EXAMPLES] if e], doc.name))
-
-    add("heads", _lost_heads(doc, w, shape))
+    found = record(doc, "heads", _lost_heads(doc, w, shape))
     if shape in ("preco", "coref-data"):
         sentence_of = w.sentence_of()
-        add("cross_sentence", [describe_mention(doc, m) for chain in w.clusters
-                               for (a, b), m in chain if sentence_of[a] != sentence_of[b]])
-    add("speakers", _lost_speakers(doc, w, shape))
+        found += record(doc, "cross_sentence", [m for chain in w.clusters
+                                                for (a, b), m in chain
+                                                if sentence_of[a] != sentence_of[b]])
+    found += record(doc, "speakers", _lost_speakers(doc, w, shape))
     if shape in ("preco", "coref-data") and doc.pair_key()[1] != "0":
-        add("parts", [f"part {doc.part}"], f"approximated (in the {shape} id)")
+        found += record(doc, "parts", [f"part {doc.part}"],
+                        f"dropped (the {shape} shape has no part: it goes into the id)")
+        found += record(doc, "names", [f"{doc.name!r} as {plain_name(doc)!r}"],
+                        f"changed (the {shape} id holds the part)")
+    if shape in NO_SENTENCES and len(w.sentences) > 1:
+        found += record(doc, "sentences", [doc.sentences[w.tokens[a].sentence]
+                                           for a, _ in w.sentences],
+                        f"changed (the {shape} shape has no sentence boundaries: one list of "
+                        "words)")
+    if shape == NATURAL_SHAPE.get(str(doc.attrs.get("jsonlines_variant"))) and \
+            doc.attrs.get("jsonlines_unnamed"):
+        found += record(doc, "names", [doc.name],
+                        "changed (the record has no name: a reader names it after its file)")
+    found += _column_losses(doc, w, shape)
+    if shape == "fastcoref":
+        found += fastcoref_losses(doc, w)
     return found
 
 
-def _lost_heads(doc: Document, w: Written, shape: str) -> list[str]:
+def _lost_heads(doc: Document, w: Written, shape: str) -> list[Mention]:
     mentions = [m for chain in w.clusters for _, m in chain]
     if shape == "wl-coref" and mentions and all(w.head(m) is not None for m in mentions):
-        return []
-    return [describe_mention(doc, m) for m in mentions
-            if m.head is not None and not m.head_derived]
+        return []  # those of mentions that are not written: the registry's cascade
+    return [m for m in doc.sorted_mentions() if m.head is not None and not m.head_derived]
 
 
-def _lost_speakers(doc: Document, w: Written, shape: str) -> list[str]:
+def _lost_speakers(doc: Document, w: Written, shape: str) -> list[Token]:
     if shape in ("e2e", "wl-coref"):
         return []
-    sentences = doc.sentences
     if shape == "coref-data":  # one speaker a sentence
-        return [f"token {t.index}" for t in w.tokens if t.speaker is not None
-                and (not 0 <= t.sentence < len(sentences)
-                     or sentences[t.sentence].speaker != t.speaker)]
-    lost = [f"sentence {s.index}" for s in sentences if s.speaker]
-    return lost + [f"token {t.index}" for t in w.tokens if t.speaker]
+        return speakers_by_sentence_lost(doc, w.tokens)
+    return [t for t in w.tokens if speaker_of(doc, t)]
+
+
+def _column_losses(doc: Document, w: Written, shape: str) -> list[LossRecord]:
+    """The token columns a shape writes back (coref-data: every CoNLL-U column; wl-coref: XPOS
+    as ``pos``, DEPREL, and HEAD when every word's head is known; e2e: XPOS as ``pos`` when it
+    was read so), compared with what each word has."""
+    def kept_by_shape(token: Token, feature: str) -> Any:
+        if shape == "coref-data":
+            return column_value(token, feature)
+        if feature == "pos" and (shape == "wl-coref" or (
+                shape == "e2e" and doc.attrs.get("jsonlines_pos"))):
+            return column_value(_only(token, xpos=token.xpos), "pos")
+        if feature == "syntax" and shape == "wl-coref":
+            head = token.head if tree else None
+            return column_value(_only(token, head=head, deprel=token.deprel), "syntax")
+        return None
+
+    tree = shape == "wl-coref" and _document_heads(w) is not None
+    found: list[LossRecord] = []
+    for feature in (*COLUMN_FIELDS, "misc"):
+        dropped: list[Token] = []
+        changed: list[Token] = []
+        for token in tokens_with_column(w.tokens, feature):
+            value = column_value(token, feature)
+            kept = kept_by_shape(token, feature)
+            if kept is None:
+                dropped.append(token)
+            elif kept != value:
+                changed.append(token)
+        found += record(doc, feature, dropped, f"dropped (not in the {shape} shape)")
+        found += record(doc, feature, changed, f"changed (in part in the {shape} shape)")
+    return found
+
+
+def _only(token: Token, **fields: Any) -> Token:
+    """A stand-in token with only ``fields`` set (what a shape keeps of ``token``)."""
+    return Token(token.form, **fields)
+
+
+def fastcoref_losses(doc: Document, w: Written) -> list[LossRecord]:
+    """What the fastcoref reader's rules (:mod:`.characters`) make of the written text: the
+    words whose characters are not exactly one token of the same form (split, merged or
+    changed), the words it finds no token for, and the sentences its sentence rule does not
+    end where the document's end."""
+    text, offsets = text_layout(doc)
+    spans = [offsets[t.index] for t in w.tokens]
+    cuts = {c for chain in w.clusters for (a, b), _ in chain for c in (spans[a][0], spans[b][1])}
+    ranges, _ = fastcoref_tokenize(text, cuts)
+    covered = [False] * len(ranges)
+    starts = [start for start, _ in ranges]
+    dropped: list[Token] = []
+    changed: list[Token] = []
+    for token, (start, end) in zip(w.tokens, spans):
+        first = bisect.bisect_left(starts, start)
+        stop = bisect.bisect_left(starts, end) if end > start else first
+        inside = [k for k in range(first, stop) if ranges[k][1] <= end]
+        for k in inside:
+            covered[k] = True
+        if not inside:
+            dropped.append(token)
+        elif len(inside) != 1 or ranges[inside[0]] != (start, end) or text[start:end] != token.form:
+            changed.append(token)
+    added = [f"characters {a}-{b} {text[a:b]!r}" for k, (a, b) in enumerate(ranges)
+             if not covered[k]]
+    no_token = set(dropped)
+    gone, cut = [], []
+    for chain in w.clusters:
+        for (a, b), mention in chain:
+            kept = [t for t in w.tokens[a:b + 1] if t not in no_token]
+            if not visible(text, spans[a][0], spans[b][1]):
+                gone.append(mention)
+            elif len(kept) < b - a + 1:
+                cut.append(mention)
+    found = record(doc, "mentions_over_lost_tokens", gone,
+                   "dropped (their characters are white space only)")
+    found += record(doc, "mentions_over_lost_tokens", cut,
+                    "changed (written without the tokens that are lost)")
+    found += record(doc, "tokens", dropped, "dropped (the fastcoref reader finds no token there)")
+    found += record(doc, "tokens", changed + added,
+                    "changed (the fastcoref shape holds the text: its reader splits it by its "
+                    "own rule)")
+    bounds = {(ranges[a][0], ranges[b - 1][1]) for a, b in sentence_bounds(text, ranges)}
+    ended = [doc.sentences[w.tokens[a].sentence] for a, b in w.sentences
+             if (spans[a][0], spans[b - 1][1]) not in bounds]
+    return found + record(doc, "sentences", ended,
+                          "changed (the fastcoref reader ends sentences by its own rule)")

@@ -15,14 +15,13 @@ from corefkit.checks.plugins import (
     FileChecks,
     FormatPlugin,
     Incident,
-    crossing,
     entity_name,
     mention_incident,
     mention_text,
-    pairs_overlapping,
 )
 from corefkit.checks.registry import ERROR, WARNING, Check, register
-from corefkit.model import Document
+from corefkit.model import Document, Mention
+from corefkit.model.overlaps import crossings, more, nested_in_own_group
 
 FORMAT = "lcc"
 OVERLAPPING = "lcc.overlapping-mentions"
@@ -91,20 +90,25 @@ class LccChecks(FileChecks):
     """Mentions that overlap with different extents."""
 
     def document(self, doc: Document) -> Iterator[Incident]:
-        for a, b in pairs_overlapping(doc.mentions):
-            if a.layer != b.layer or a.tokens == b.tokens:
-                continue
+        """Each mention that crosses an earlier one of its layer, and each that lies inside
+        another of its chain with other extents, once (overlaps.py); nested mentions of
+        different entities are ordinary."""
+        layers: dict[str, list[Mention]] = {}
+        for mention in doc.mentions:
+            layers.setdefault(mention.layer, []).append(mention)
+        found: list[tuple[Mention, str, Mention, int]] = []
+        for mentions in layers.values():
+            for cross in crossings(mentions):
+                found.append((cross.mention, "crosses", cross.other, cross.more))
+            chained = [m for m in mentions if doc.entity_of(m) is not None]
+            for inner in nested_in_own_group(chained, group=doc.entity_of):
+                found.append((inner.mention, "overlaps, in the same chain,", inner.other, 0))
+        found.sort(key=lambda f: (f[0].start, -f[0].end, f[0].id))
+        for b, how, a, count in found:
             ea, eb = doc.entity_of(a), doc.entity_of(b)
-            same = ea is not None and ea is eb
-            if crossing(a, b):
-                how = "crosses"
-            elif same:
-                how = "overlaps, in the same chain,"
-            else:
-                continue  # nested mentions of different entities are ordinary
-            entity = f" (entity {entity_name(ea)})" if same and ea is not None else ""
-            yield mention_incident(doc, b, OVERLAPPING,
-                                   f"{mention_text(doc, b)} {how} {mention_text(doc, a)}{entity}")
+            entity = f" (entity {entity_name(ea)})" if ea is not None and ea is eb else ""
+            yield mention_incident(doc, b, OVERLAPPING, f"{mention_text(doc, b)} {how} "
+                                   f"{mention_text(doc, a)}{more(count)}{entity}")
 
 
 PLUGIN = FormatPlugin(

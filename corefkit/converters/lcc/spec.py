@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from corefkit.converters.base import FormatSpec, Option
+from corefkit.converters.base import DISCONTINUOUS, FormatSpec, Option
+from corefkit.converters.forms import LCC
 
 BOM = "\ufeff"
 
@@ -23,15 +24,26 @@ SPEC = FormatSpec(
     description="Lithuanian coreference annotator JSON (*.nkas.json): character offsets, typed "
                 "links, group links; --layer manualCoreferences@1 (gold, default) or @2",
     patterns=("*.nkas.json",),
-    capabilities=frozenset({"singletons", "crossing_same_entity", "cross_sentence",
-                            "split_antecedents", "discourse_deixis", "mention_attributes",
+    capabilities=frozenset({"tokens", "crossing_mentions", "mentions_over_lost_tokens",
+                            "sentences", "names", "lemmas", "pos", "misc",
+                            "mentions_with_empty_nodes", "singletons",
+                            "crossing_same_entity", "cross_sentence", "split_antecedents",
+                            "discourse_deixis", "mention_attributes", "typed_links",
                             "metadata"}),
-    partial=(("singletons", "only with a type code other than a group code, or in a group "
+    partial=(("tokens", "non-empty forms"),
+             ("lemmas", "as read from LCC (the morphology layer of a file it read)"),
+             ("pos", "XPOS as read from LCC (the morphology layer of a file it read)"),
+             ("misc", "SpaceAfter=No inside a sentence, as the spacing of the text"),
+             ("mentions_with_empty_nodes", "written without their empty nodes"),
+             ("typed_links", "as read, while the coreference is unchanged; else each mention "
+                             "linked to its entity's dominant mention"),
+("singletons", "only with a type code other than a group code, or in a group "
                             "link that is written"),
              ("split_antecedents", "sets of two or more members with mentions"),
              ("discourse_deixis", "chains of two or more mentions"),
              ("mention_attributes", "the type code only"),
              ("metadata", "LCC's document fields only")),
+    forms=LCC,
     package="corefkit.converters.lcc",
     sniff=sniff,
     sniff_priority=10,
@@ -45,6 +57,7 @@ SPEC = FormatSpec(
         Option("ranking", "LCC output: how dominant mentions of generated links are chosen "
                           "(a ranking of the dominant-mentions pass, or a JSON file).",
                kind="text", metavar="NAME|FILE"),
+        DISCONTINUOUS,
     ),
     lenient=True,
 )

@@ -24,20 +24,24 @@ from corefkit.converters.lcc.layers import (
     coreference_signature,
     parse_layer,
 )
-from corefkit.converters.loss import MAX_EXAMPLES, ConversionReport, LossRecord, describe_mention, \
-    user_attributes
+from corefkit.converters.loss import (
+    ConversionReport,
+    LossRecord,
+    column_value,
+    discontinuous_action,
+    record,
+    user_attributes,
+    writable_tokens,
+)
 from corefkit.errors import CorefkitError, Repair, UsageError
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity, Mention, Token
 from corefkit.model.typed_links import DD_TYPE, GROUP_TYPE, UNKNOWN_TYPE
 from corefkit.model.typed_links import type_codes as _codes
 
-# What the LCC writer holds of a mention besides its span: the type code, and what the type
-# code says (ambiguous antecedent, ellipsis anchor); the dominant mention is the target of
-# every generated link.
-HELD_MENTION_ATTRIBUTES = frozenset({"lcc_type", "ambiguous", "ellipsis_anchor", "dominant"})
 EMPTY_LIST_RE = re.compile(r'^( *)("(?:[^"\\]|\\.)*":)\[\](,?)$', re.MULTILINE)
-# A link as the writer collects it: referring expression, antecedents, type code
-_Link = tuple[list[int], list[list[int]], str]
+# A link as the writer collects it: referring expression, antecedents, type code, and the
+# mentions (the referring expression first)
+_Link = tuple[list[int], list[list[int]], str, list[Mention]]
 
 
 def serialize(obj: dict[str, Any]) -> str:
@@ -57,25 +61,28 @@ def layer_content(value: Any) -> str:
 
 def loss_actions(**options: Any) -> dict[str, str]:
     """How this writer handles what it cannot hold (the default is ``dropped``)."""
-    return {"discontinuous": "dropped", "zeros": "dropped"}
+    return {"discontinuous": discontinuous_action(str(options.get("discontinuous", "drop"))),
+            "zeros": "dropped"}
 
 
-def partial_losses(doc: Document, *, layer: str | None = None, ranking: str = "auto") -> list[LossRecord]:
+def partial_losses(doc: Document, *, layer: str | None = None, ranking: str = "auto",
+                   discontinuous: str = "drop") -> list[LossRecord]:
     """Loss records for the features LCC holds only in part (registry hook).
 
     The capability list declares singletons, split antecedents, discourse deixis, mention
-    attributes and metadata as held; what of them the writer cannot write is counted here:
-    singletons other than those with a non-group type code (written as a link without
-    antecedent) and those of a group link that is written (a set's referring expression or
-    member; the singletons of a set that cannot be written go with that set), one-member or
-    mention-less sets, one-mention DD chains, mention attributes other than the type code,
-    and metadata keys that are not LCC document fields.
+    attributes, typed links and metadata as held; what of them the writer cannot write is
+    counted here, from the links the writer writes: singletons other than those with a
+    non-group type code (written as a link without antecedent) and those of a group link
+    that is written, memberships of sets that cannot be written as a group link of two or
+    more antecedents, DD mentions not in a DD link of two or more mentions, mentions with
+    empty nodes (written without them, or not at all), mention attributes other than the
+    type code, the columns LCC keeps only in a file it read (lemma and tag, spacing), typed
+    links that are made anew, and metadata keys that are not LCC document fields.
     """
-    plan = _Plan(doc, parse_layer(layer) if layer is not None else None, ranking)
+    plan = _Plan(doc, parse_layer(layer) if layer is not None else None, ranking, discontinuous)
     records = []
-    for feature, found in plan.lost.items():
-        if found:
-            records.append(LossRecord(feature, len(found), "dropped", found[:MAX_EXAMPLES], doc.name))
+    for (feature, action), found in plan.lost.items():
+        records += record(doc, feature, found, action)
     return records
 
 
@@ -86,6 +93,7 @@ def write_stream(
     *,
     layer: str | None = None,
     ranking: str = "auto",
+    discontinuous: str = "drop",
 ) -> None:
     """Write one document as LCC JSON.
 
@@ -103,7 +111,7 @@ def write_stream(
         raise CorefkitError(
             f"an LCC file holds one document, but {extra.name!r} follows {doc.name!r}; write each "
             "document to its own file (give a directory as the target)")
-    plan = _Plan(doc, wanted, ranking)
+    plan = _Plan(doc, wanted, ranking, discontinuous)
     if plan.unknown_types:
         report.repairs.append(Repair(
             "lcc.unknown-type",
@@ -118,30 +126,122 @@ class _Plan:
 
     offsets: dict[int, tuple[int, int]]   # token index -> [offset, length] in the written text
 
-    def __init__(self, doc: Document, wanted: tuple[str, int] | None, ranking: str) -> None:
+    def __init__(self, doc: Document, wanted: tuple[str, int] | None, ranking: str,
+                 discontinuous: str = "drop") -> None:
         self.doc = doc
         self.ranking = ranking
+        self.discontinuous = discontinuous
         self.unknown_types = 0
-        self.lost: dict[str, list[str]] = {"singletons": [], "split_antecedents": [],
-                                           "discourse_deixis": [], "mention_attributes": [],
-                                           "metadata": []}
-        for mention in doc.sorted_mentions():
-            extra = [k for k in user_attributes(mention.attrs) if k not in HELD_MENTION_ATTRIBUTES]
-            if extra:
-                self.lost["mention_attributes"].append(
-                    f"{describe_mention(doc, mention)} ({', '.join(sorted(extra))})")
+        # (feature, action) -> the objects lost that way
+        self.lost: dict[tuple[str, str], list[Any]] = {}
+        self.memberships_kept: set[tuple[Entity, Entity]] = set()
         state = doc.attrs.get(STATE)
         if state is not None and _same_text(doc, state["json"]):
             stored_layer = tuple(state["layer"])
             obj = state["json"]
             if coreference_signature(doc) == state["signature"] and wanted in (None, stored_layer):
-                self.obj = obj
+                self.obj = obj  # written back as read: nothing is lost
                 return
             self.offsets = {t.index: tuple(t.attrs["lcc_offset"]) for t in doc.tokens}
             self.obj = self._regenerated(obj, wanted or stored_layer, state)
+            self._account(stored=True)
             return
-        self.lost["metadata"] = sorted(k for k in doc.meta if k not in META_KEYS)
+        self.loss("metadata", sorted(k for k in doc.meta if k not in META_KEYS))
         self.obj = self._generated(wanted or (COREF_LAYER, DEFAULT_VERSION))
+        self._account(stored=False)
+
+    def loss(self, feature: str, found: list[Any], action: str = "dropped") -> None:
+        if found:
+            self.lost.setdefault((feature, action), []).extend(found)
+
+    def _account(self, stored: bool) -> None:
+        """What of the document the links written (``self.links``) do not hold."""
+        doc = self.doc
+        written = {m for _, _, _, mentions in self.links for m in mentions}
+        lost = [m for m in doc.sorted_mentions() if m not in written]
+        sizes = {e: doc.size(e) for e in doc.entities_in(IDENTITY)}
+        self.loss("singletons", [m for m in lost if sizes.get(doc.entity_of(m)) == 1])  # type: ignore[arg-type]
+        self.loss("discourse_deixis", [m for m in lost if m.layer != IDENTITY])
+        tokens = doc.tokens
+        partly_empty = [m for m in doc.sorted_mentions()
+                        if any(tokens[t].is_empty for t in m.tokens)
+                        and not all(tokens[t].is_empty for t in m.tokens)]
+        self.loss("mentions_with_empty_nodes", [m for m in partly_empty if m in written],
+                  "approximated (written without their empty nodes)")
+        self.loss("mentions_with_empty_nodes", [m for m in partly_empty if m not in written])
+        self.loss("split_antecedents", [s for s in doc.memberships()
+                                        if (s.member, s.set_entity) not in self.memberships_kept])
+        self._attribute_losses(written)
+        if not stored:
+            self._column_losses()
+        self._link_losses(written)
+
+    def _attribute_losses(self, written: set[Mention]) -> None:
+        """Of a written mention's attributes the type code of the link it is the referring
+        expression of comes back (``lcc_type``); any other is lost."""
+        doc = self.doc
+        codes: dict[Mention, list[str]] = {}
+        for _, _, code, mentions in self.links:  # in file order, as the reader joins them
+            codes.setdefault(mentions[0], []).append(code)
+        dropped, changed = [], []
+        for mention in doc.sorted_mentions():
+            own = {k: str(v) for k, v in mention.attrs.items()
+                   if k in user_attributes(mention.attrs) and v is not None and v != ""}
+            if not own or mention not in written:
+                continue  # a mention not written: its attributes go with it (the cascade)
+            back = _read_back(codes.get(mention, []))
+            kept = [k for k, v in own.items() if back.get(k) == v]
+            if not kept:
+                dropped.append(mention)
+            elif len(kept) < len(own):
+                changed.append(mention)
+        self.loss("mention_attributes", dropped)
+        self.loss("mention_attributes", changed, "changed (LCC keeps the type code only)")
+
+    def _column_losses(self) -> None:
+        """A generated text keeps the spacing inside a sentence (the reader makes
+        ``SpaceAfter=No`` of it), nothing else of the token columns."""
+        doc = self.doc
+        words = [t for t in doc.tokens if not t.is_empty]
+        for feature in ("lemmas", "pos"):
+            self.loss(feature, [t for t in words if column_value(t, feature)])
+        last = {max((i for i in s.token_indices() if not doc.tokens[i].is_empty), default=-1)
+                for s in doc.sentences}
+        dropped, changed = [], []
+        for token in words:
+            value = column_value(token, "misc")
+            if value is None:
+                continue
+            kept = ("SpaceAfter=No",) if _no_space_after(token) and token.index not in last \
+                else None
+            if kept is None:
+                dropped.append(token)
+            elif kept != value:
+                changed.append(token)
+        self.loss("misc", dropped)
+        self.loss("misc", changed, "changed (LCC keeps the spacing only)")
+
+    def _link_losses(self, written: set[Mention]) -> None:
+        """The typed links read from LCC that the links written do not repeat (same referring
+        expression, antecedents and type code)."""
+        from corefkit.model.typed_links import LINKS
+
+        doc = self.doc
+        made = {(ms[0].id, frozenset(m.id for m in ms[1:]), code)
+                for _, _, code, ms in self.links}
+        by_id = {m.id: m for m in doc.mentions}
+        dropped, changed = [], []
+        for rec in doc.attrs.get(LINKS, ()):
+            anaphor = by_id.get(rec["anaphor"])
+            if anaphor is None:
+                continue
+            if anaphor not in written:
+                dropped.append(rec)
+            elif (rec["anaphor"], frozenset(rec["antecedents"]), rec["type"]) not in made:
+                changed.append(rec)
+        self.loss("typed_links", dropped)
+        self.loss("typed_links", changed,
+                  "changed (links made anew: each mention to its entity's dominant mention)")
 
     # ------------------------------------------------------------------ documents
     def _regenerated(self, stored: dict[str, Any], wanted: tuple[str, int], state: dict) -> dict:
@@ -229,10 +329,12 @@ class _Plan:
 
     # ------------------------------------------------------------------ links
     def _span(self, mention: Mention) -> list[int] | None:
-        """[offset, length] of a contiguous mention's written tokens; None if not writable."""
-        if not mention.is_contiguous:
+        """[offset, length] of a mention's written tokens (a discontinuous one as the
+        ``discontinuous`` mode says); None if not writable."""
+        tokens = writable_tokens(mention, self.discontinuous)
+        if tokens is None:
             return None
-        positions = [self.offsets[t] for t in mention.tokens if t in self.offsets]
+        positions = [self.offsets[t] for t in tokens if t in self.offsets]
         if not positions:
             return None
         start = positions[0][0]
@@ -245,19 +347,20 @@ class _Plan:
         return span
 
     def _links(self) -> list[dict[str, Any]]:
-        """The coreference layer's links, in text order; what cannot be written goes to lost."""
+        """The coreference layer's links, in text order (kept in ``self.links``)."""
         found: list[_Link] = []
         sets = self.doc.accommodated_sets()
         self._identity_links(found, sets)
         self._group_links(found, sets)
         self._dd_links(found)
         found.sort(key=lambda x: (x[0][0], x[1][0][0] if x[1] else -1, x[0][1]))
+        self.links = found
         return [{"Mentions": antecedents, "Referant": referant, "Type": code}
-                for referant, antecedents, code in found]
+                for referant, antecedents, code, _ in found]
 
     def _identity_links(self, found: list[_Link], sets: dict[Entity, list[Entity]]) -> None:
-        """Every mention of a chain to its dominant mention; typed singletons without
-        antecedent."""
+        """Every mention of a chain to its dominant mention; typed singletons, and a mention
+        left alone by chain mates that cannot be written, without antecedent."""
         from corefkit.passes.dominant import dominant_mentions
 
         doc = self.doc
@@ -270,11 +373,10 @@ class _Plan:
                 codes = _codes(mention)
                 if entity in members_of_sets or entity in sets:
                     continue  # written as a group link's antecedent or referring expression
-                if codes and not any(c[3:4] == "g" for c in codes):
-                    found.append((self._at(mention), [], self._type(mention, group=False)))
-                    continue
-                self.lost["singletons"].append(describe_mention(doc, mention))
-                continue
+                if (codes and not any(c[3:4] == "g" for c in codes)) or doc.size(entity) > 1:
+                    found.append((self._at(mention), [], self._type(mention, group=False),
+                                  [mention]))
+                continue  # a singleton without a type code: LCC has none (partial_losses)
             if not written:
                 continue
             target = dominant.get(entity, (written[0], ""))[0]
@@ -283,10 +385,11 @@ class _Plan:
             for mention in written:
                 if mention is not target:
                     found.append((self._at(mention), [self._at(target)],
-                                  self._type(mention, group=False)))
+                                  self._type(mention, group=False), [mention, target]))
 
     def _group_links(self, found: list[_Link], sets: dict[Entity, list[Entity]]) -> None:
-        """One group link per accommodated set with a writable mention and two members."""
+        """One group link per accommodated set with a writable mention and two members
+        (non-referring markables cannot be members: LCC has none)."""
         from corefkit.passes.dominant import position
 
         doc = self.doc
@@ -298,30 +401,25 @@ class _Plan:
                 if membership.set_entity is set_entity:
                     evidence[membership.member] = membership.evidence
             own = [m for m in doc.mentions_of(set_entity) if self._span(m) is not None]
-            anchors = [m for ev in evidence.values() for m in ev if m in own]
             if not own:
-                self.lost["split_antecedents"].append(f"set entity {set_entity.id} (no writable mention)")
                 continue
+            anchors = [m for ev in evidence.values() for m in ev if m in own]
             anchor = anchors[0] if anchors else own[0]
             antecedents = []
             for member in members:
-                candidates = [m for m in doc.mentions_of(member) if self._span(m) is not None]
+                candidates = [m for m in doc.mentions_of(member)
+                              if self._span(m) is not None and m.nonref is None]
                 chosen = [m for m in evidence.get(member, ()) if m in candidates]
                 if not chosen and candidates:
                     before = [m for m in candidates if position(m) < position(anchor)]
                     chosen = [before[-1] if before else candidates[0]]
                 if chosen:
-                    antecedents.append(chosen[0])
-                else:
-                    self.lost["split_antecedents"].append(
-                        f"entity {member.id} in set {set_entity.id} (no writable mention)")
+                    antecedents.append((member, chosen[0]))
             if len(antecedents) < 2:
-                # one antecedent reads back as identity: a one-member set cannot be written
-                self.lost["split_antecedents"].append(
-                    f"set entity {set_entity.id} with {len(antecedents)} writable member(s)")
-                continue
-            found.append((self._at(anchor), [self._at(m) for m in antecedents],
-                          self._type(anchor, group=True)))
+                continue  # one antecedent reads back as identity: a one-member set is lost
+            self.memberships_kept.update((member, set_entity) for member, _ in antecedents)
+            found.append((self._at(anchor), [self._at(m) for _, m in antecedents],
+                          self._type(anchor, group=True), [anchor, *(m for _, m in antecedents)]))
 
     def _dd_links(self, found: list[_Link]) -> None:
         """Discourse-deixis chains: each anaphor (``a-`` code, else every later mention) to
@@ -330,13 +428,12 @@ class _Plan:
         for entity in doc.entities_in(DISCOURSE_DEIXIS):
             written = [m for m in doc.mentions_of(entity) if self._span(m) is not None]
             if len(written) < 2:
-                self.lost["discourse_deixis"].extend(describe_mention(doc, m) for m in written)
-                continue
+                continue  # a DD chain of one mention: lost (partial_losses)
             anaphors = [m for m in written if any(c.startswith("a") for c in _codes(m))] or written[1:]
             segments = [m for m in written if m not in anaphors] or written[:1]
             for anaphor in anaphors:
                 found.append((self._at(anaphor), [self._at(m) for m in segments],
-                              self._type(anaphor, group=False, dd=True)))
+                              self._type(anaphor, group=False, dd=True), [anaphor, *segments]))
 
     def _type(self, mention: Mention, *, group: bool, dd: bool = False) -> str:
         for code in _codes(mention):
@@ -346,6 +443,16 @@ class _Plan:
                 return code
         self.unknown_types += 1
         return DD_TYPE if dd else GROUP_TYPE if group else UNKNOWN_TYPE
+
+
+def _read_back(codes: list[str]) -> dict[str, str]:
+    """The attributes the LCC reader gives the referring expression of links with ``codes``."""
+    found = {"lcc_type": ",".join(codes)} if codes else {}
+    if any(len(c) == 4 and c[3] == "a" for c in codes):
+        found["ambiguous"] = "True"
+    if any(c.startswith("e") for c in codes):
+        found["ellipsis_anchor"] = "True"
+    return found
 
 
 def _same_text(doc: Document, stored: dict[str, Any]) -> bool:

@@ -23,6 +23,7 @@ from corefkit.converters.loss import (
     LossRecord,
     describe_mention,
     find_losses,
+    record,
 )
 from corefkit.converters.mmax2.layout import POINTER_TYPE, SET_TYPE, span_string
 from corefkit.converters.mmax2.levelmap import (
@@ -52,14 +53,14 @@ def loss_actions(**options: Any) -> dict[str, str]:
         "zeros": "dropped (empty nodes are not MMAX2 words)",
         "unlinked_mentions": "approximated (written without a set: read back as singletons)",
     }
-    if options.get("heads"):
-        actions["heads"] = "moved (to a head attribute of the level map)"
     return actions
 
 
 def partial_losses(doc: Document, *, level_map: str | LevelMap | None = None,
                    heads: bool = False) -> list[LossRecord]:
-    """What the level map chosen for writing has no attribute for (checked before writing)."""
+    """What the level map chosen for writing has no attribute for (checked before writing),
+    heads unless asked for (``heads``), and min spans and heads on empty nodes only (MMAX2
+    has no empty nodes)."""
     m = load_level_map(level_map)
     lacking = {
         "non_referring": not m.non_referring,
@@ -67,13 +68,27 @@ def partial_losses(doc: Document, *, level_map: str | LevelMap | None = None,
         "split_antecedents": not m.split_antecedents,
         "discourse_deixis": not m.discourse_deixis,
         "min_spans": not m.min_span,
-        "heads": heads and not m.head,
     }
     missing = {feature for feature, lacks in lacking.items() if lacks}
-    if not missing:
-        return []
     action = f"dropped (the level map {m.name!r} has no attribute for them)"
-    return find_losses(doc, set(FEATURES) - missing, {f: action for f in missing})
+    found = find_losses(doc, set(FEATURES) - missing, {f: action for f in missing}) \
+        if missing else []
+    tokens = doc.tokens
+    mentions = doc.sorted_mentions()
+    if "min_spans" not in missing:
+        found += record(doc, "min_spans", [x for x in mentions if x.min_tokens and not x.min_derived
+                                           and all(tokens[t].is_empty for t in x.min_tokens)],
+                        "dropped (on empty nodes only)")
+    with_head = [x for x in mentions if x.head is not None and not x.head_derived]
+    if not heads:
+        found += record(doc, "heads", with_head, "dropped (written only with --mmax-heads)")
+    elif not m.head:
+        found += record(doc, "heads", with_head, action)
+    else:
+        found += record(doc, "heads", [x for x in with_head
+                                       if x.head is not None and tokens[x.head].is_empty],
+                        "dropped (on an empty node)")
+    return found
 
 
 def replaceable_output(directory: str) -> bool:
@@ -162,11 +177,6 @@ class _ProjectWriter(OutputDirectory):
     # ------------------------------------------------------------------ helpers
     def repair(self, doc: Document, check: str, message: str, action: str = "kept") -> None:
         self.report.repairs.append(Repair(check, message, document=doc.name, action=action))
-
-    def loss(self, doc: Document, feature: str, examples: list[str], action: str) -> None:
-        if examples:
-            self.report.losses.append(LossRecord(feature, len(examples), action, examples[:5],
-                                                 doc.name))
 
     def text_attributes(self, doc: Document, attrs: dict[str, Any],
                         skip: frozenset[str]) -> list[tuple[str, str]]:
@@ -485,7 +495,6 @@ class _Relations:
     def bridging(self) -> None:
         """A pointer to the anchor mention, with the relation."""
         doc, m, in_output = self.doc, self.map, self.written
-        lost: list[str] = []
         by_anaphor: dict[Mention, list[tuple[Mention, str | None]]] = {}
         for bridge in doc.bridging():
             if bridge.anaphor not in in_output or not m.bridging:
@@ -494,11 +503,10 @@ class _Relations:
             if anchor is None or anchor not in in_output:
                 anchor = self.closest(bridge.anchor, bridge.anaphor)
             if anchor is None:
-                lost.append(describe_mention(doc, bridge.anaphor))
+                # no mention of the anchor entity is written: the registry's loss report
+                # counts the relation with the mentions that are not (loss.cascade)
                 continue
             by_anaphor.setdefault(bridge.anaphor, []).append((anchor, bridge.relation))
-        self.writer.loss(doc, "bridging", lost,
-                         "dropped (no mention of the anchor entity is written)")
         if not m.bridging:
             return
         rule = m.bridging[0]
@@ -524,7 +532,8 @@ class _Relations:
     def split_antecedents(self) -> None:
         """On the anaphor, pointing to one mention of each member."""
         doc, m, in_output, rank = self.doc, self.map, self.written, self.rank
-        lost: list[str] = []
+        # what is not written (a set or a member without a written mention) is counted by the
+        # registry's loss report with the mentions that are not (loss.cascade)
         antecedents: dict[Mention, list[Mention]] = {}
         memberships = doc.memberships()
         for set_entity, members in doc.accommodated_sets().items():
@@ -538,7 +547,6 @@ class _Relations:
             if not m.split_antecedents:
                 continue  # reported by partial_losses
             if not anaphors:
-                lost.extend(f"entity {member.id} in set {set_entity.id}" for member in members)
                 continue
             for anaphor in anaphors:
                 for member in members:
@@ -553,13 +561,10 @@ class _Relations:
                     else:
                         chosen = self.closest(member, anaphor)
                     if chosen is None:
-                        lost.append(f"entity {member.id} in set {set_entity.id}")
                         continue
                     targets = antecedents.setdefault(anaphor, [])
                     if chosen not in targets:
                         targets.append(chosen)
-        self.writer.loss(doc, "split_antecedents", lost,
-                         "dropped (the set or the member has no written mention)")
         if m.split_antecedents:
             rule = m.split_antecedents[0]
             for anaphor, targets in antecedents.items():

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from corefkit.converters.base import FormatSpec, Option
+from corefkit.converters.text2text import forms
 
 _TAGGED = re.compile(r"\S\|(?:\[[^\s\[\],|]+\]?|[^\s\[\],|]+\])(?:[,\s]|$)")
 _JSON_KEYS = re.compile(r'^\s*\[\s*\{\s*"(doc_id|tokens|clusters_token_offsets)"\s*:')
@@ -51,9 +52,12 @@ TEXT = FormatSpec(
                 "reported repairs, paired with the key by content and aligned",
     patterns=("*.t2t.txt", "*.t2t"),
     named_patterns=("*.txt",),
-    capabilities=frozenset({"singletons", "cross_sentence", "zeros", "empty_nodes"}),
+    capabilities=frozenset({"singletons", "cross_sentence", "zeros", "empty_nodes",
+                            "mentions_with_empty_nodes"}),
     partial=(("zeros", "with --text2text-zeros only"),
-             ("empty_nodes", "with --text2text-zeros only")),
+             ("empty_nodes", "with --text2text-zeros only"),
+             ("mentions_with_empty_nodes", "with --text2text-zeros only")),
+    forms=forms.LINEAR,
     package="corefkit.converters.text2text",
     sniff=sniff_text,
     sniff_priority=90,
@@ -75,9 +79,12 @@ JSON = FormatSpec(
                 "clusters_token_offsets, clusters_text_mentions}; aligned to the key when scored",
     patterns=("*.t2t.json",),
     named_patterns=("*.json",),
-    capabilities=frozenset({"singletons", "cross_sentence", "zeros", "empty_nodes"}),
+    capabilities=frozenset({"singletons", "cross_sentence", "zeros", "empty_nodes",
+                            "mentions_with_empty_nodes"}),
     partial=(("zeros", "with --text2text-zeros only"),
-             ("empty_nodes", "with --text2text-zeros only")),
+             ("empty_nodes", "with --text2text-zeros only"),
+             ("mentions_with_empty_nodes", "with --text2text-zeros only")),
+    forms=forms.JSON,
     package="corefkit.converters.text2text.json_format",
     sniff=sniff_json,
     sniff_priority=12,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import IO, Any
 
-from corefkit.converters.loss import ConversionReport, LossRecord, describe_mention
+from corefkit.converters.loss import ConversionReport, LossRecord, record
 from corefkit.converters.text2text.layout import ID_MODES, lay_out
 from corefkit.errors import UsageError
 from corefkit.model import Document, Mention
@@ -23,28 +23,29 @@ def loss_actions(**options: Any) -> dict[str, str]:
     return {}
 
 
+def capabilities(held: frozenset[str], **options: Any) -> frozenset[str]:
+    """Empty nodes (and the zero mentions on them) only with ``text2text_zeros``: without it
+    they are lost, and mentions with empty nodes are written without them."""
+    return held if options.get("text2text_zeros") else held - {"empty_nodes", "zeros",
+                                                               "mentions_with_empty_nodes"}
+
+
 def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
-    """Without ``text2text_zeros`` empty nodes are not written: zero mentions are lost and
-    mentions with empty nodes lose them."""
-    if options.get("text2text_zeros"):
-        return []
-    tokens = doc.tokens
-    zeros: list[Mention] = []
-    partly: list[Mention] = []
-    for mention in doc.mentions:
-        empty = [t for t in mention.tokens if tokens[t].is_empty]
-        if not empty:
-            continue
-        (zeros if len(empty) == len(mention.tokens) else partly).append(mention)
-    found = []
-    if zeros:
-        found.append(LossRecord("zeros", len(zeros), "dropped (pass --text2text-zeros to write "
-                                "empty nodes)", [describe_mention(doc, m) for m in zeros[:3]],
-                                doc.name))
-    if partly:
-        found.append(LossRecord("empty_nodes", len(partly), "approximated (written without their "
-                                "empty nodes)", [describe_mention(doc, m) for m in partly[:3]],
-                                doc.name))
+    """What the linear text cannot hold of ``doc``: its name and its sentence breaks."""
+    found = record(doc, "names", [repr(doc.name)], "changed (the linear text holds no document "
+                   "name: a reader names each line after its file)")
+    return found + sentence_losses(doc, **options)
+
+
+def sentence_losses(doc: Document, **options: Any) -> list[LossRecord]:
+    """The loss both LLM-track formats share: a document is one list of words."""
+    found: list[LossRecord] = []
+    written = [s for s in doc.sentences
+               if options.get("text2text_zeros") or any(not doc.tokens[i].is_empty
+                                                        for i in s.token_indices())]
+    if len(written) > 1:
+        found += record(doc, "sentences", written, "changed (a document is one list of words: "
+                        "no sentence breaks)")
     return found
 
 

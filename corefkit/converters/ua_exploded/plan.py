@@ -11,10 +11,10 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from corefkit.converters.loss import MAX_EXAMPLES, LossRecord, describe_mention
+from corefkit.converters.loss import LossRecord, record
 from corefkit.converters.ua_exploded.columns import ID_NUMBER_RE, NOM_SEM_SPELLING
 from corefkit.errors import Repair
-from corefkit.model import IDENTITY, Document, Entity, Mention
+from corefkit.model import IDENTITY, Bridging, Document, Entity, Mention, SetMembership
 
 
 class Plan:
@@ -38,13 +38,9 @@ class Plan:
         self._relations()
 
     # ------------------------------------------------------------------ helpers
-    def loss(self, feature: str, found: list[str], action: str) -> None:
-        if found:
-            self.losses.append(LossRecord(feature, len(found), action, found[:MAX_EXAMPLES],
-                                          self.doc.name))
-
-    def describe(self, mention: Mention) -> str:
-        return describe_mention(self.doc, mention)
+    def loss(self, feature: str, found: list[Any], action: str) -> None:
+        """A loss record of the objects ``found`` (mentions, memberships, relations)."""
+        self.losses += record(self.doc, feature, found, action)
 
     # ------------------------------------------------------------------ tokens
     def _token_ids(self) -> None:
@@ -88,18 +84,18 @@ class Plan:
         identity: list[Mention] = []
         dd: list[Mention] = []
         side: list[Mention] = []  # identity-layer mentions without entity: BRIDGING / NOM_SEM only
-        zero_dropped: list[str] = []
-        zero_cut: list[str] = []
-        unlinked: list[str] = []
+        zero_dropped: list[Mention] = []
+        zero_cut: list[Mention] = []
+        unlinked: list[Mention] = []
         for mention in doc.sorted_mentions():
             if not mention.tokens:
                 continue
             tokens = self.written_tokens(mention)
             if not tokens:
-                zero_dropped.append(self.describe(mention))
+                zero_dropped.append(mention)
                 continue
             if len(tokens) != len(mention.tokens):
-                zero_cut.append(self.describe(mention))
+                zero_cut.append(mention)
             entity = doc.entity_of(mention)
             if mention.layer == IDENTITY:
                 if entity is not None or mention.nonref is not None:
@@ -108,20 +104,24 @@ class Plan:
                         nom_sem_keys(mention):
                     side.append(mention)
                 else:
-                    unlinked.append(self.describe(mention))
+                    unlinked.append(mention)
                     continue
             elif entity is not None:
                 dd.append(mention)
             else:
-                unlinked.append(self.describe(mention))
+                unlinked.append(mention)
                 continue
             self.tokens_of[mention] = tokens
+        if not self.allow_zeros:
+            self.loss("empty_nodes", [t for t in doc.tokens if t.is_empty],
+                      "dropped (empty nodes are written only with allow_zeros)")
         self.loss("zeros", zero_dropped, "dropped (zeros are written only with allow_zeros)")
-        self.loss("empty_nodes", zero_cut, "approximated (written without their empty nodes)")
+        self.loss("mentions_with_empty_nodes", zero_cut,
+                  "approximated (written without their empty nodes)")
         self.loss("unlinked_mentions", unlinked, "dropped (a markable needs an entity)")
         self.named_closers = False
-        same: list[str] = []
-        other: list[str] = []
+        same: list[Mention] = []
+        other: list[Mention] = []
         self.identity = self._uncrossed(identity, same, other)
         self.dd = self._uncrossed(dd, same, other)
         self.side = side
@@ -130,8 +130,8 @@ class Plan:
         self.loss("crossing_mentions", other,
                   "later mention dropped (crossing markables need allow_id_closers)")
 
-    def _uncrossed(self, mentions: list[Mention], same: list[str],
-                   other: list[str]) -> list[Mention]:
+    def _uncrossed(self, mentions: list[Mention], same: list[Mention],
+                   other: list[Mention]) -> list[Mention]:
         """The mentions whose bracket parts nest; crossing ones kept only with id closers.
 
         Crossing is decided on bracket parts, not on extents: the parts of two discontinuous
@@ -167,7 +167,7 @@ class Plan:
                     self.named_closers = True
                 else:
                     found = same if entity is not None and crossed is entity else other
-                    found.append(self.describe(mention))
+                    found.append(mention)
                     continue
             kept.append(mention)
             for s, e in parts:
@@ -287,15 +287,15 @@ class Plan:
         # ElementOf: which written markables carry which set ids
         self.element_of: dict[Mention, list[str]] = {}
         written = set(self.identity) | set(self.dd)
-        lost_sets: list[str] = []
+        lost_sets: list[SetMembership] = []
         for membership in doc.memberships():
             member, set_entity = membership.member, membership.set_entity
             if member.layer != set_entity.layer or set_entity not in self.entity_ids:
-                lost_sets.append(f"entity {member.id} in set {set_entity.id}")
+                lost_sets.append(membership)
                 continue
             own = [m for m in doc.mentions_of(member) if m in written]
             if not own:
-                lost_sets.append(f"entity {member.id} in set {set_entity.id} (no written mention)")
+                lost_sets.append(membership)
                 continue
             carriers = [m for m in membership.evidence if m in written and doc.entity_of(m) is member]
             if not carriers:
@@ -310,16 +310,16 @@ class Plan:
         doc = self.doc
         # bridging: one relation per anaphor markable
         self.bridges: dict[Mention, tuple[str | None, str, Mention | None, Entity, dict]] = {}
-        extra: list[str] = []
-        unwritten: list[str] = []
-        derived: list[str] = []
+        extra: list[Bridging] = []
+        unwritten: list[Bridging] = []
+        derived: list[Bridging] = []
         for bridge in doc.bridging():
             anaphor = bridge.anaphor
             if anaphor not in self.markable_ids or bridge.anchor not in self.entity_ids:
-                unwritten.append(self.describe(anaphor))
+                unwritten.append(bridge)
                 continue
             if anaphor in self.bridges:
-                extra.append(self.describe(anaphor))
+                extra.append(bridge)
                 continue
             anchor_mention = bridge.anchor_mention
             if anchor_mention is None or anchor_mention not in self.markable_ids or \
@@ -329,21 +329,20 @@ class Plan:
                 after = [m for m in candidates if m.start >= anaphor.start and m is not anaphor]
                 anchor_mention = before[-1] if before else (after[0] if after else None)
                 if anchor_mention is not None:
-                    derived.append(self.describe(anaphor))
+                    derived.append(bridge)
             self.bridges[anaphor] = (bridge.relation, self.entity_ids[bridge.anchor],
                                      anchor_mention, bridge.anchor, bridge.attrs)
         self.loss("bridging", extra, "dropped (one bridging anchor per markable)")
         self.loss("bridging", unwritten, "dropped (anaphor or anchor not written)")
-        self.loss("bridging", derived,
-                  "approximated (anchor mention derived: the anchor entity's closest mention "
-                  "before the anaphor, else after)")
+        # nothing lost: the file says more than the source did (the writer warns)
+        self.derived_anchors = len(derived)
 
     def _min_spans(self) -> None:
         # heads and min spans
-        head_as_min: list[str] = []
-        head_dropped: list[str] = []
-        gapped: list[str] = []
-        min_dropped: list[str] = []
+        head_as_min: list[Mention] = []
+        head_dropped: list[Mention] = []
+        gapped: list[Mention] = []
+        min_dropped: list[Mention] = []
         self.min_of: dict[Mention, str] = {}
         for mention in self.identity + self.dd:
             head = mention.head if not mention.head_derived else None
@@ -351,19 +350,19 @@ class Plan:
                 words = [self.word_number[t] for t in sorted(mention.min_tokens)
                          if t in self.word_number]
                 if not words:
-                    min_dropped.append(self.describe(mention))
+                    min_dropped.append(mention)
                 else:
                     if words[-1] - words[0] + 1 != len(words):
-                        gapped.append(self.describe(mention))
+                        gapped.append(mention)
                     self.min_of[mention] = _min_text(words[0], words[-1])
                 if head is not None:
-                    head_dropped.append(self.describe(mention))
+                    head_dropped.append(mention)
             elif head is not None:
                 if head in self.word_number:
                     self.min_of[mention] = _min_text(self.word_number[head], self.word_number[head])
-                    head_as_min.append(self.describe(mention))
+                    head_as_min.append(mention)
                 else:
-                    head_dropped.append(self.describe(mention))
+                    head_dropped.append(mention)
         self.loss("heads", head_as_min, "approximated (written as Min)")
         self.loss("heads", head_dropped, "dropped (the markable has a Min, or a zero head)")
         self.loss("min_spans", gapped, "approximated (Min is one range: first to last token)")

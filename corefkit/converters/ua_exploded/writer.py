@@ -37,7 +37,14 @@ from corefkit.converters.conllu_comments import (
     part_lines,
     sentence_comments,
 )
-from corefkit.converters.loss import MAX_EXAMPLES, ConversionReport, LossRecord, user_attributes
+from corefkit.converters.loss import (
+    MAX_EXAMPLES,
+    ConversionReport,
+    LossRecord,
+    record,
+    speakers_by_sentence_lost,
+    user_attributes,
+)
 from corefkit.converters.ua_exploded.columns import (
     COLUMNS_LINE,
     DEFAULT_COLUMNS,
@@ -46,7 +53,7 @@ from corefkit.converters.ua_exploded.columns import (
 )
 from corefkit.converters.ua_exploded.plan import Plan, nom_sem_keys
 from corefkit.errors import Repair, counted
-from corefkit.model import Document, Mention
+from corefkit.model import Document, Mention, Token
 
 # Mention attributes the writer places itself (not as extra opener keys).
 PLACED_ATTRIBUTES = frozenset({"semtype", "reference"})
@@ -74,7 +81,35 @@ def partial_losses(doc: Document, *, allow_zeros: bool = False, allow_id_closers
     only with closers that name them (``allow_id_closers``), heads only as a Min, min spans
     only as one range, and one bridging anchor per markable (formats/README.md, loss table).
     """
-    return Plan(doc, allow_zeros, allow_id_closers).losses
+    plan = Plan(doc, allow_zeros, allow_id_closers)
+    return plan.losses + _field_losses(doc, plan) + record(
+        doc, "speakers", speakers_by_sentence_lost(doc, (doc.tokens[i] for i in plan.ids)))
+
+
+# the token columns after FORM, by the loss feature they belong to (HEAD and DEPREL: syntax)
+FIELD_FEATURES = {"lemma": "lemmas", "upos": "pos", "xpos": "pos", "feats": "morphology",
+                  "head": "syntax", "deprel": "syntax", "deps": "enhanced_deps"}
+
+
+def _field_losses(doc: Document, plan: Plan) -> list[LossRecord]:
+    """The tokens whose columns hold white space: each white-space character is written
+    ``_`` (the UA scorers split token lines on any), which changes the value."""
+    changed: dict[str, list[Token]] = {}
+    tokens = doc.tokens
+    for index in plan.ids:
+        token = tokens[index]
+        features = {feature for name, feature in FIELD_FEATURES.items()
+                    if _has_space(getattr(token, name) or "")}
+        if _has_space(_misc_without_coreference(token.misc) or ""):
+            features.add("misc")
+        for feature in features:
+            changed.setdefault(feature, []).append(token)
+    found: list[LossRecord] = []
+    for feature, items in changed.items():
+        found += record(doc, feature, items,
+                        "changed (each white-space character written '_': the UA scorers "
+                        "split token lines on any)")
+    return found
 
 
 def write_stream(
@@ -179,6 +214,11 @@ class _DocumentWriter(Plan):
             lines.append("")
         self.flush_notes()
         self._report_fields(bad_fields)
+        if self.derived_anchors:
+            self.repair("ua.bridging-anchor-derived",
+                        f"{self.derived_anchors} bridging relations without an anchor mention "
+                        "were given one (CoNLL-UA names the anchor markable): the anchor "
+                        "entity's closest mention before the anaphor, else after")
         return "\n".join(lines) + "\n"
 
     def _report_fields(self, bad_fields: Counter[str]) -> None:

@@ -14,10 +14,21 @@ from __future__ import annotations
 import re
 
 from corefkit.converters.base import FormatSpec, Option
+from corefkit.converters.forms import UIMA_CAS
 from corefkit.converters.tool_layers.schemes import READ_OPTIONS, WRITE_SCHEME_OPTION
 
 XMI_RE = re.compile(r"<xmi:XMI\b[^>]*http:///uima/cas\.ecore")
 JSON_RE = re.compile(r'\A\ufeff?\s*\{\s*"%(?:TYPES|FEATURE_STRUCTURES|VIEWS)"')
+
+
+TYPESYSTEM_RE = re.compile(
+    r"<typeSystemDescription\b[^>]*http://uima\.apache\.org/resourceSpecifier")
+
+
+def part_of(path: str, head: str) -> bool:
+    """A UIMA type system (``TypeSystem.xml``): part of the CAS files beside it, which are read
+    with it (or name it with --cas-typesystem), not a document of its own."""
+    return path.lower().endswith(".xml") and TYPESYSTEM_RE.search(head) is not None
 
 
 def sniff(head: str) -> bool:
@@ -43,6 +54,7 @@ SPEC = FormatSpec(
                                     "referenceType and referenceRelation)"),
              ("entity_attributes", "etype and identity, as features of every mention, in the "
                                    "relation and gum schemes")),
+    forms=UIMA_CAS,
     package="corefkit.converters.uima_cas",
     sniff=sniff,
     sniff_priority=15,
@@ -56,6 +68,7 @@ SPEC = FormatSpec(
     write_options=(WRITE_SCHEME_OPTION,),
     stream=False,
     reads_paths=True,
+    part_of=part_of,
     writes_directory=True,
     lenient=True,
 )

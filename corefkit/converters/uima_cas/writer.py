@@ -44,7 +44,7 @@ SAFE_NAME_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def loss_actions(**options: Any) -> dict[str, str]:
-    return {"empty_nodes": "dropped"}
+    return {"mentions_with_empty_nodes": "dropped"}
 
 
 def span_features(scheme: Scheme) -> tuple[str, ...]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from corefkit.converters.base import FormatSpec
+from corefkit.converters.forms import WEBANNO_TSV
 from corefkit.converters.tool_layers.schemes import READ_OPTIONS, WRITE_SCHEME_OPTION
 
 HEADER_RE = re.compile(r"\A\ufeff?#FORMAT=WebAnno TSV 3\.\d+\r?\n")
@@ -49,9 +50,11 @@ SPEC = FormatSpec(
                                    "relation and gum schemes"),
              ("metadata", "the header lines of a WebAnno TSV file read back"),
              ("opaque_levels", "the other layers of a WebAnno TSV file read back")),
+    forms=WEBANNO_TSV,
     package="corefkit.converters.webanno_tsv",
     sniff=sniff,
     sniff_priority=10,
     read_options=READ_OPTIONS,
     write_options=(WRITE_SCHEME_OPTION,),
+    shared_extension=True,  # GAP, text2text's tables and many others are .tsv too: content decides
 )

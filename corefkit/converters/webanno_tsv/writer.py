@@ -29,7 +29,7 @@ from corefkit.model import Document
 
 def loss_actions(**options: Any) -> dict[str, str]:
     """A TSV file has no empty nodes: mentions on them are left out."""
-    return {"empty_nodes": "dropped"}
+    return {"mentions_with_empty_nodes": "dropped"}
 
 
 def partial_losses(doc: Document, *, coref_scheme: str = "auto", **_: Any) -> list[LossRecord]:
@@ -47,6 +47,10 @@ def partial_losses(doc: Document, *, coref_scheme: str = "auto", **_: Any) -> li
     if header is None and levels:
         found = [f"level {name} ({len(m)} markables)" for name, m in sorted(levels.items())]
         records.append(LossRecord("opaque_levels", len(found), "dropped", found[:MAX_EXAMPLES],
+                                  doc.name))
+    if header is None:  # a document read from WebAnno TSV is named after its file already
+        records.append(LossRecord("names", 1, "changed (WebAnno TSV holds no document name: a "
+                                  "reader names the document after its file)", [repr(doc.name)],
                                   doc.name))
     return records
 

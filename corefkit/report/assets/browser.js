@@ -9,6 +9,11 @@ var CK = window.CK || (window.CK = {});
   const cache = new Map();
   const V = { D: null, n: -1, k: 1, page: 0, sel: null, cats: null, els: new Map(), marked: [], errMarked: [] };
   CK.viewer = V;
+  // an agreement report: every side is an annotator, V.k the pair shown (0: all annotators),
+  // a disagreement's mentions name their side; a comparison: side 0 the key, V.k the system
+  const agree = () => CK.index.kind === "agree";
+  const refSide = (w) => (agree() ? w : (w ? V.k : 0));
+  CK.pairName = (p) => CK.index.sides[CK.index.pairs[p][0]] + "–" + CK.index.sides[CK.index.pairs[p][1]];
 
   function sentences(raw) {
     const starts = raw.s.length && raw.s[0] === 0 ? raw.s.slice() : [0].concat(raw.s);
@@ -72,6 +77,7 @@ var CK = window.CK || (window.CK = {});
     const D = Object.assign({ n, name: raw.n, t: raw.t, zero: new Set(raw.z), glued: new Set(raw.g) }, sentences(raw));
     D.pages = pages(D.sent, CK.index.pageTokens);
     D.sides = raw.sides.map((s) => (s ? prepareSide(s, D) : null));
+    D.dis = raw.dis || [];   // an agreement report's disagreements: [category, pair, refs]
     if (cache.size > 6) cache.delete(cache.keys().next().value);
     cache.set(n, D);
     return D;
@@ -96,7 +102,7 @@ var CK = window.CK || (window.CK = {});
 
   function renderSentence(D, k, s) {
     const side = D.sides[k];
-    if (!side || side.missing) return '<span class="missing">(not in this system\'s output)</span>';
+    if (!side || side.missing) return `<span class="missing">(${agree() ? "not annotated by " + esc(CK.index.sides[k]) : "not in this system's output"})</span>`;
     const [a, b] = D.sent[s], stack = [], pending = new Map();
     let out = "", space = "";
     for (let i = a; i < b; i++) {
@@ -124,11 +130,21 @@ var CK = window.CK || (window.CK = {});
   }
 
   function visible() {
+    if (agree()) return V.k ? CK.index.pairs[V.k - 1].slice() : CK.index.sides.map((_, n) => n);
     return CK.index.kind === "compare" ? [0, V.k] : [0];
+  }
+
+  function heads(sides) {
+    const box = document.getElementById("heads");
+    if (!box || !agree()) return;
+    box.style.setProperty("--cols", sides.length);
+    document.getElementById("text").style.setProperty("--cols", sides.length);
+    box.innerHTML = "<div></div>" + sides.map((k) => `<div><span class="swatch" style="background:${CK.index.colours[k]}"></span>${esc(CK.index.sides[k])}</div>`).join("");
   }
 
   function render() {
     const D = V.D, [first, last] = D.pages[V.page], sides = visible(), rows = [];
+    heads(sides);
     for (let s = first; s < last; s++) {
       let row = `<div class="row" data-s="${s}"><div class="sn">${s + 1}</div>`;
       for (const k of sides) row += `<div class="col" data-side="${k}">${renderSentence(D, k, s)}</div>`;
@@ -184,6 +200,7 @@ var CK = window.CK || (window.CK = {});
   }
 
   function errorsShown() {
+    if (agree()) return (V.D.dis || []).map((e, j) => ({ e: [e[0], null, e[2]], j, p: e[1] })).filter((x) => V.cats.has(x.e[0]) && (!V.k || x.p === V.k - 1));
     const side = CK.index.kind === "compare" ? V.D.sides[V.k] : null;
     if (!side) return [];
     return side.err.map((e, j) => ({ e, j })).filter((x) => V.cats.has(x.e[0]));
@@ -194,7 +211,7 @@ var CK = window.CK || (window.CK = {});
     V.errMarked = [];
     if (!V.cats) return;
     const cats = CK.index.categories, found = new Map();
-    for (const { e } of errorsShown()) for (const [w, i] of e[2]) push(found, (w ? V.k : 0) + ":" + i, e[0]);
+    for (const { e } of errorsShown()) for (const [w, i] of e[2]) push(found, refSide(w) + ":" + i, e[0]);
     for (const [key, list] of found) {
       for (const el of V.els.get(key) || []) {
         el.classList.add("err");
@@ -216,20 +233,21 @@ var CK = window.CK || (window.CK = {});
   function errorList() {
     const box = document.getElementById("docerrors");
     if (!box) return;
-    if (CK.index.kind !== "compare") { box.innerHTML = ""; return; }
+    if (CK.index.kind !== "compare" && !agree()) { box.innerHTML = ""; return; }
     const all = errorsShown(), cats = CK.index.categories, paged = V.D.pages.length > 1;
     const [first, last] = V.D.pages[V.page];
     const shown = paged ? all.filter(({ e }) => {
       if (!e[2].length) return false;
-      const side = V.D.sides[e[2][0][0] ? V.k : 0], s = V.D.sentOf[side.ms[e[2][0][1]].parts[0][0]];
+      const side = V.D.sides[refSide(e[2][0][0])], s = V.D.sentOf[side.ms[e[2][0][1]].parts[0][0]];
       return s >= first && s < last;
     }) : all;
     const items = shown.slice(0, 400).map(({ e, j }) => {
-      const texts = e[2].map(([w, i]) => (w ? "" : "key: ") + esc(mentionText(V.D, V.D.sides[w ? V.k : 0], i)));
+      const texts = e[2].map(([w, i]) => (agree() ? esc(CK.index.sides[w]) + ": " : (w ? "" : "key: ")) + esc(mentionText(V.D, V.D.sides[refSide(w)], i)));
       return `<li data-err="${j}"><span class="cat" style="background:${CK.catColour(e[0])}">${esc(cats[e[0]][1])}</span> ${texts.join(" | ")}</li>`;
     });
     const where = paged ? `on this page: ${shown.length} (in the document: ${all.length})` : `here: ${shown.length}`;
-    box.innerHTML = `<h3>Errors of ${esc(CK.index.sides[V.k])} ${where}</h3>` +
+    const whose = agree() ? `Disagreements of ${V.k ? esc(CK.pairName(V.k - 1)) : "every pair"}` : `Errors of ${esc(CK.index.sides[V.k])}`;
+    box.innerHTML = `<h3>${whose} ${where}</h3>` +
       (items.length ? `<ul>${items.join("")}</ul>` : "") + (shown.length > 400 ? `<p class="hint">first 400 listed</p>` : "");
   }
 
@@ -290,8 +308,9 @@ var CK = window.CK || (window.CK = {});
     const box = document.getElementById("catfilter");
     if (!box) return;
     const side = V.D.sides[V.k], counts = new Map();
-    for (const e of side ? side.err : []) counts.set(e[0], (counts.get(e[0]) || 0) + 1);
-    box.innerHTML = "<b>errors:</b> " + CK.index.categories.map(([id, title], c) =>
+    const listed = agree() ? (V.D.dis || []).filter((e) => !V.k || e[1] === V.k - 1) : (side ? side.err : []);
+    for (const e of listed) counts.set(e[0], (counts.get(e[0]) || 0) + 1);
+    box.innerHTML = `<b>${agree() ? "disagreements" : "errors"}:</b> ` + CK.index.categories.map(([id, title], c) =>
       `<label><input type="checkbox" data-cat="${c}"${V.cats.has(c) ? " checked" : ""}> <span class="cat" style="background:${CK.catColour(c)}">${esc(title)}</span> <span class="n">${counts.get(c) || 0}</span></label>`).join("") +
       ' <button class="small" data-cats="all">all</button> <button class="small" data-cats="none">none</button>';
   }
@@ -299,7 +318,7 @@ var CK = window.CK || (window.CK = {});
   CK.open = function (n, opts) {
     opts = opts || {};
     V.D = load(n); V.n = n; V.page = 0; V.sel = null;
-    if (opts.system) V.k = opts.system;
+    if (opts.system !== undefined && (opts.system || agree())) V.k = opts.system;
     if (!V.cats) V.cats = new Set(CK.index.categories.map((_, c) => c));
     document.getElementById("docname").textContent = V.D.name;
     const head = document.getElementById("syshead");
@@ -311,8 +330,8 @@ var CK = window.CK || (window.CK = {});
     info();
     CK.markDocument(n);
     if (opts.error !== undefined) {
-      const e = V.D.sides[V.k] && V.D.sides[V.k].err[opts.error];
-      if (e && e[2].length) goTo(e[2][0][0] ? V.k : 0, e[2][0][1], true);
+      const e = agree() ? (V.D.dis || [])[opts.error] : V.D.sides[V.k] && V.D.sides[V.k].err[opts.error];
+      if (e && e[2].length) goTo(refSide(e[2][0][0]), e[2][0][1], true);
     }
   };
 
@@ -329,8 +348,8 @@ var CK = window.CK || (window.CK = {});
     else if (t.dataset.cats) { V.cats = new Set(t.dataset.cats === "all" ? CK.index.categories.map((_, c) => c) : []); catFilter(); applyErrors(); }
     else if (t.closest("li[data-i]")) { const li = t.closest("li[data-i]"); goTo(+li.dataset.k, +li.dataset.i, true); }
     else if (t.closest("li[data-err]")) {
-      const e = V.D.sides[V.k].err[+t.closest("li[data-err]").dataset.err];
-      if (e[2].length) goTo(e[2][0][0] ? V.k : 0, e[2][0][1], true);
+      const j = +t.closest("li[data-err]").dataset.err, e = agree() ? V.D.dis[j] : V.D.sides[V.k].err[j];
+      if (e[2].length) goTo(refSide(e[2][0][0]), e[2][0][1], true);
     }
   }
 
@@ -343,6 +362,7 @@ var CK = window.CK || (window.CK = {});
   }
 
   CK.initBrowser = function () {
+    if (agree()) V.k = 0;
     document.getElementById("text").addEventListener("click", onText);
     const browser = document.querySelector(".browser");
     browser.addEventListener("click", onControls);

@@ -20,11 +20,17 @@ var CK = window.CK || (window.CK = {});
 
   function fmt(v) { return v === null || v === undefined ? "–" : (100 * v).toFixed(1); }
 
+  // [title, value, system, percent]: a system's column carries its index in I.colours (the
+  // token column before it must not shift the colours); other columns are shown as they are,
+  // or as a percentage when the fourth field is true
   function docColumns() {
-    if (I.kind === "compare") {
-      return [["tokens", (d) => d.t]].concat(I.sides.slice(1).map((s, k) => [s, (d) => d.f[k], true]));
+    if (I.kind === "agree") {
+      return [["tokens", (d) => d.t, null], ["mentions", (d) => d.m, null, true], ["CoNLL", (d) => d.c, null, true], ["disagree", (d) => d.x, null]];
     }
-    return [["tokens", (d) => d.t], ["mentions", (d) => d.m], ["entities", (d) => d.e]];
+    if (I.kind === "compare") {
+      return [["tokens", (d) => d.t, null]].concat(I.sides.slice(1).map((s, k) => [s, (d) => d.f[k], k]));
+    }
+    return [["tokens", (d) => d.t, null], ["mentions", (d) => d.m, null], ["entities", (d) => d.e, null]];
   }
 
   function docTable() {
@@ -34,9 +40,9 @@ var CK = window.CK || (window.CK = {});
       const get = state.sort < 0 ? (x) => x.d.n : (x) => cols[state.sort][1](x.d);
       rows.sort((a, b) => { const x = get(a), y = get(b); return (x < y ? -1 : x > y ? 1 : 0) * (state.desc ? -1 : 1); });
     }
-    const head = `<tr><th class="l" data-sort="-1">document</th>${cols.map(([name, , score], c) =>
-      `<th data-sort="${c}" title="${esc(name)}">${score ? `<span class="swatch" style="background:${I.colours[c]}"></span>` : ""}${esc(score ? name.slice(0, 8) : name)}</th>`).join("")}</tr>`;
-    const body = rows.map(({ d, n }) => `<tr class="doc${CK.viewer.n === n ? " on" : ""}" data-doc="${n}"><td class="l" title="${esc(d.n)}">${esc(d.n)}</td>${cols.map(([, get, score]) => `<td>${score ? fmt(get(d)) : get(d)}</td>`).join("")}</tr>`);
+    const head = `<tr><th class="l" data-sort="-1">document</th>${cols.map(([name, , sys], c) =>
+      `<th data-sort="${c}" title="${esc(name)}"${sys === null ? "" : ` class="sys" data-sys="${sys + 1}"`}>${sys === null ? esc(name) : `<span class="swatch" style="background:${I.colours[sys % I.colours.length]}"></span><span class="sysname">${esc(name)}</span>`}</th>`).join("")}</tr>`;
+    const body = rows.map(({ d, n }) => `<tr class="doc${CK.viewer.n === n ? " on" : ""}" data-doc="${n}"><td class="l" title="${esc(d.n)}">${esc(d.n)}</td>${cols.map(([, get, sys, pct]) => `<td${sys === null ? "" : ` data-sys="${sys + 1}"`}>${sys === null && !pct ? get(d) : fmt(get(d))}</td>`).join("")}</tr>`);
     document.getElementById("doctable").innerHTML = head + body.join("");
   }
 
@@ -64,11 +70,12 @@ var CK = window.CK || (window.CK = {});
     const rows = errorRows(), size = 100, pages = Math.max(1, Math.ceil(rows.length / size));
     state.errPage = Math.min(state.errPage, pages - 1);
     const shown = rows.slice(state.errPage * size, (state.errPage + 1) * size);
-    box.innerHTML = `<tr><th class="l">system</th><th class="l">category</th><th class="l">document</th><th class="l">file:line</th><th class="l">mentions</th></tr>` +
-      shown.map((n) => [n, I.errors[n]]).map(([n, e]) => `<tr data-err="${n}"><td class="l"><span class="swatch" style="background:${I.colours[e[1] - 1]}"></span>${esc(I.sides[e[1]])}</td>` +
+    const who = (e) => (I.kind === "agree" ? esc(CK.pairName(e[1] - 1)) : `<span class="swatch" style="background:${I.colours[e[1] - 1]}"></span>${esc(I.sides[e[1]])}`);
+    box.innerHTML = `<tr><th class="l">${I.kind === "agree" ? "annotators" : "system"}</th><th class="l">category</th><th class="l">document</th><th class="l">file:line</th><th class="l">mentions</th></tr>` +
+      shown.map((n) => [n, I.errors[n]]).map(([n, e]) => `<tr data-err="${n}"><td class="l">${who(e)}</td>` +
         `<td class="l"><span class="cat" style="background:${CK.catColour(e[2])}">${esc(I.categories[e[2]][1])}</span></td><td class="l">${esc(I.docs[e[0]].n)}</td>` +
         `<td class="l mono">${esc(I.files[e[6]])}${e[3] === null ? "" : ":" + e[3]}</td><td class="txt">${esc(e[4])}</td></tr>`).join("");
-    document.getElementById("errpager").innerHTML = `${rows.length} errors · ` +
+    document.getElementById("errpager").innerHTML = `${rows.length} ${I.kind === "agree" ? "disagreements" : "errors"} · ` +
       `<button class="small" data-errpage="${state.errPage - 1}"${state.errPage ? "" : " disabled"}>‹</button> page ${state.errPage + 1} of ${pages} ` +
       `<button class="small" data-errpage="${state.errPage + 1}"${state.errPage + 1 < pages ? "" : " disabled"}>›</button>`;
   }
@@ -77,7 +84,9 @@ var CK = window.CK || (window.CK = {});
     const cat = document.getElementById("errcat");
     if (!cat) return;
     cat.innerHTML = '<option value="">every category</option>' + I.categories.map(([, title], c) => `<option value="${c}">${esc(title)}</option>`).join("");
-    document.getElementById("errsys").innerHTML = '<option value="0">every system</option>' + I.sides.slice(1).map((s, k) => `<option value="${k + 1}">${esc(s)}</option>`).join("");
+    document.getElementById("errsys").innerHTML = I.kind === "agree"
+      ? '<option value="0">every pair</option>' + I.pairs.map((_, p) => `<option value="${p + 1}">${esc(CK.pairName(p))}</option>`).join("")
+      : '<option value="0">every system</option>' + I.sides.slice(1).map((s, k) => `<option value="${k + 1}">${esc(s)}</option>`).join("");
     for (const id of ["errsys", "errcat", "errtext"]) document.getElementById(id).addEventListener("input", () => { state.errPage = 0; errorTable(); });
     document.getElementById("errtable").addEventListener("click", (ev) => {
       const tr = ev.target.closest("tr[data-err]");
@@ -110,7 +119,9 @@ var CK = window.CK || (window.CK = {});
 
   function browserControls() {
     const sys = document.getElementById("sys");
-    if (sys) sys.innerHTML = I.sides.slice(1).map((s, k) => `<option value="${k + 1}">${esc(s)}</option>`).join("");
+    if (sys) sys.innerHTML = I.kind === "agree"
+      ? '<option value="0">every annotator</option>' + I.pairs.map((_, p) => `<option value="${p + 1}">${esc(CK.pairName(p))}</option>`).join("")
+      : I.sides.slice(1).map((s, k) => `<option value="${k + 1}">${esc(s)}</option>`).join("");
     document.getElementById("docfilter").addEventListener("input", docTable);
     document.getElementById("doctable").addEventListener("click", (ev) => {
       const th = ev.target.closest("th[data-sort]");

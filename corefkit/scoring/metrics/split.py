@@ -44,6 +44,13 @@ from fractions import Fraction
 from typing import Any, Union
 
 from corefkit.scoring.assignment import linear_assignment
+from corefkit.scoring.ceaf_alignment import (  # noqa: F401 - best_assignment for other metrics
+    OVERLAP_BUDGET,
+    best_assignment,
+    class_assignment,
+    cluster_classes,
+    too_dense,
+)
 from corefkit.scoring.metrics.standard import (
     BlancCounts,
     CorefUDBlancCounts,
@@ -273,64 +280,42 @@ def _ceaf(key: Clusters, response: Clusters, aligned: Aligned, entity_based: boo
 
     φ3(K, R) = (items of K that R holds) + δ if R holds the set aligned to K's; φ4 = 2φ3 /
     (|K| + |R|). The optimum is found per connected component of the overlap graph.
+
+    A mention repeated in many clusters (the CorefUD scorer keeps repeats, see
+    :func:`corefkit.scoring.semantics.corefud.kept_repeats`) makes every cluster that holds it
+    overlap every other: 40,000 one-mention entities on one token are 40,000² pairs. Identical
+    clusters are therefore aligned as classes (:func:`class_assignment`); what is left beyond
+    :data:`OVERLAP_BUDGET` pairs is refused with a clear error.
     """
+    key_class, key_reps = cluster_classes(key)
+    response_class, response_reps = cluster_classes(response)
     holders: dict[Item, list[int]] = {}
-    for j, cluster in enumerate(response):
+    for b, cluster in enumerate(response_reps):
         for item in dict.fromkeys(cluster):
-            holders.setdefault(item, []).append(j)
+            holders.setdefault(item, []).append(b)
     overlap: dict[tuple[int, int], Number] = {}
-    for i, cluster in enumerate(key):
+    work = 0
+    for a, cluster in enumerate(key_reps):
         for item in cluster:
             credit: Number = 1
             if isinstance(item, SplitItem):
                 if item not in aligned:
                     continue
                 item, credit = aligned[item]
-            for j in holders.get(item, ()):
-                overlap[(i, j)] = overlap.get((i, j), 0) + credit
+            found = holders.get(item, ())
+            work += len(found)
+            if work > OVERLAP_BUDGET:
+                raise too_dense(len(key), len(response))
+            for b in found:
+                overlap[(a, b)] = overlap.get((a, b), 0) + credit
 
-    def phi(i: int, j: int) -> Fraction:
-        common = Fraction(overlap[(i, j)])
-        return 2 * common / (len(key[i]) + len(response[j])) if entity_based else common
+    def phi(a: int, b: int) -> Fraction:
+        common = Fraction(overlap[(a, b)])
+        return 2 * common / (len(key_reps[a]) + len(response_reps[b])) if entity_based \
+            else common
 
-    return sum((phi(i, j) for i, j in best_assignment(overlap, phi)), Fraction(0))
-
-
-def best_assignment(edges: dict[tuple[int, int], Any],
-                     weight: Callable[[int, int], Fraction]) -> list[tuple[int, int]]:
-    """A maximum-weight one-to-one assignment over the given (row, column) edges, solved per
-    connected component (Kuhn–Munkres where a component has several rows and columns)."""
-    parent: dict[Hashable, Hashable] = {}
-
-    def root(x: Hashable) -> Hashable:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for i, j in edges:
-        parent[root(("r", i))] = root(("c", j))
-    components: dict[Hashable, list[tuple[int, int]]] = {}
-    for edge in edges:
-        components.setdefault(root(("r", edge[0])), []).append(edge)
-    chosen = []
-    for group in components.values():
-        rows = sorted({i for i, _ in group})
-        cols = sorted({j for _, j in group})
-        if len(rows) == 1 or len(cols) == 1:
-            chosen.append(max(group, key=lambda e: weight(*e)))
-            continue
-        row_of = {i: n for n, i in enumerate(rows)}
-        col_of = {j: n for n, j in enumerate(cols)}
-        import numpy as np
-
-        matrix = np.zeros((len(rows), len(cols)))
-        for i, j in group:
-            matrix[row_of[i], col_of[j]] = float(weight(i, j))
-        picked_rows, picked_cols = linear_assignment(matrix, maximize=True)
-        chosen.extend((rows[r], cols[c]) for r, c in zip(picked_rows, picked_cols)
-                      if (rows[r], cols[c]) in edges)
-    return chosen
+    pairs = class_assignment(key_class, response_class, overlap, phi)
+    return sum((phi(key_class[i], response_class[j]) for i, j in pairs), Fraction(0))
 
 
 def _blanc_coref(key: Clusters, response: Clusters, response_at: dict[Item, int],

@@ -17,7 +17,12 @@ from fractions import Fraction
 from math import gcd, lcm
 from typing import Any
 
-from corefkit.scoring.assignment import PYTHON_CELLS, max_assignment
+from corefkit.scoring.assignment import (
+    DENSE_CELLS,
+    PYTHON_CELLS,
+    max_assignment,
+    sparse_max_assignment,
+)
 from corefkit.scoring.partition import (
     VECTOR_MIN,
     Contingency,
@@ -196,7 +201,7 @@ def bcub(key: Partition, response: Partition, table: Contingency | None = None) 
     return Counts(recall_num, sum(t.key_sizes), precision_num, sum(t.response_sizes))
 
 
-def _ceaf(t: Contingency, entity_based: bool) -> Fraction:
+def ceaf_similarity(t: Contingency, entity_based: bool) -> Fraction:
     """Σ φ over the optimal one-to-one alignment of key and response entities (Luo 2005).
 
     φ3(K, R) = |K ∩ R| (mention-based), φ4(K, R) = 2|K ∩ R| / (|K| + |R|) (entity-based).
@@ -349,6 +354,10 @@ def _hungarian(group: list[int], rows: set[int], cols: set[int], pair_key: list[
         for (r, c), i in at.items():
             matrix[r][c] = weights[i]
         chosen = max_assignment(matrix)
+    elif len(rows) * len(cols) > DENSE_CELLS:  # a long chain of entities: its edges only
+        cells = list(at)
+        chosen = sparse_max_assignment(len(row_index), len(col_index), [r for r, _ in cells],
+                                       [c for _, c in cells], [weights[at[x]] for x in cells])
     else:
         import numpy as np
         from scipy.optimize import linear_sum_assignment
@@ -364,14 +373,14 @@ def _hungarian(group: list[int], rows: set[int], cols: set[int], pair_key: list[
 def ceafm(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
     """Mention-based CEAF: Σ φ3 over Σ|K_i| (recall) and Σ|R_j| (precision)."""
     t = _table(key, response, table)
-    similarity = _ceaf(t, entity_based=False)
+    similarity = ceaf_similarity(t, entity_based=False)
     return Counts(similarity, sum(t.key_sizes), similarity, sum(t.response_sizes))
 
 
 def ceafe(key: Partition, response: Partition, table: Contingency | None = None) -> Counts:
     """Entity-based CEAF: Σ φ4 over the number of key (recall) and response entities."""
     t = _table(key, response, table)
-    similarity = _ceaf(t, entity_based=True)
+    similarity = ceaf_similarity(t, entity_based=True)
     return Counts(similarity, len(t.key_sizes), similarity, len(t.response_sizes))
 
 

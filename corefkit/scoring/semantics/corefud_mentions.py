@@ -13,52 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING
 
-from corefkit.scoring.assignment import linear_assignment
 from corefkit.scoring.metrics.standard import Counts
-from corefkit.scoring.semantics.corefud_model import Position, UDMention
+from corefkit.scoring.semantics.corefud_model import UDMention
+from corefkit.scoring.semantics.overlap_ratio import mention_overlap  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     Identity = Callable[[UDMention], Hashable]
-
-
-def mention_overlap(keys: list[UDMention], responses: list[UDMention]) -> Counts:
-    """MOR, the mention overlap ratio (CRAC 2022 shared-task findings).
-
-    Key and response mentions are paired one to one so that the total number of shared nodes
-    is maximal (whatever the matching method); recall = shared / Σ|K|, precision =
-    shared / Σ|R|. The maximum splits over groups of mentions whose extents chain together,
-    each solved exactly with the Hungarian algorithm on integer weights.
-    """
-    key_total = sum(len(m.words) for m in keys)
-    response_total = sum(len(m.words) for m in responses)
-    items = sorted([(m.order, 0, i) for i, m in enumerate(keys)]
-                   + [(m.order, 1, j) for j, m in enumerate(responses)])
-    shared = 0
-    group: list[tuple[int, int]] = []
-    reach: Position | None = None
-    for order, side, n in items:
-        first, last, _ = order
-        if reach is not None and first > reach:
-            shared += _group_overlap(group, keys, responses)
-            group = []
-            reach = None
-        group.append((side, n))
-        reach = last if reach is None or last > reach else reach
-    shared += _group_overlap(group, keys, responses)
-    return Counts(shared, key_total, shared, response_total)
-
-
-def _group_overlap(group: list[tuple[int, int]], keys: list[UDMention],
-                   responses: list[UDMention]) -> int:
-    ks = [keys[n] for side, n in group if side == 0]
-    rs = [responses[n] for side, n in group if side == 1]
-    if not ks or not rs:
-        return 0
-    weights = [[len(set(k.words) & set(r.words)) for r in rs] for k in ks]
-    if len(ks) == 1 or len(rs) == 1:
-        return max(map(max, weights))
-    rows, cols = linear_assignment(weights, maximize=True)
-    return sum(weights[r][c] for r, c in zip(rows, cols))
 
 
 def zero_anaphors(key_clusters: Sequence[Sequence[UDMention]],

@@ -37,7 +37,12 @@ from typing import Any, ClassVar
 
 from corefkit.model import IDENTITY, Document, Mention
 from corefkit.scoring.align import AlignedDocument, Alignment, Labeler
-from corefkit.scoring.metrics.split import best_assignment
+from corefkit.scoring.ceaf_alignment import (
+    OVERLAP_BUDGET,
+    class_assignment,
+    cluster_classes,
+    too_dense,
+)
 from corefkit.scoring.metrics.standard import Counts, sum_fractions
 from corefkit.scoring.partition import Partition
 from corefkit.scoring.semantics.exact import ExactExtents
@@ -122,29 +127,40 @@ def _lea(clusters: Clusters, others: Clusters, other: dict[CovalMention, int]
         if n == 1:
             singletons += c[0] in other and len(others[other[c[0]]]) == 1
         else:
-            common = sum(1 for i, m in enumerate(c) if m in other
-                         for m2 in c[i + 1:] if m2 in other and other[m] == other[m2])
+            # pairs of its mentions (repeats counted each time) found in one other entity
+            together = Counter(other[m] for m in c if m in other)
+            common = sum(k * (k - 1) // 2 for k in together.values())
             sums[n - 1] = sums.get(n - 1, 0) + 2 * common
     return sum_fractions(sums) + singletons, sum(len(c) for c in clusters)
 
 
 def _ceafe(key: Clusters, response: Clusters) -> Fraction:
-    """Σ φ4 of the best one-to-one entity alignment, solved per connected component."""
+    """Σ φ4 of the best one-to-one entity alignment, solved per connected component; identical
+    entities are aligned as classes, so that a mention repeated in many entities costs no
+    quadratic table (:func:`corefkit.scoring.ceaf_alignment.class_assignment`)."""
+    key_class, key_reps = cluster_classes(key)
+    response_class, response_reps = cluster_classes(response)
     where: dict[CovalMention, set[int]] = {}
-    for j, c in enumerate(response):
+    for b, c in enumerate(response_reps):
         for m in c:
-            where.setdefault(m, set()).add(j)
+            where.setdefault(m, set()).add(b)
     overlaps: dict[tuple[int, int], int] = {}
-    for i, c in enumerate(key):
+    work = 0
+    for a, c in enumerate(key_reps):
         for m in c:  # coval counts every mention of the key entity found in the response one
-            for j in where.get(m, ()):
-                overlaps[(i, j)] = overlaps.get((i, j), 0) + 1
+            found = where.get(m, ())
+            work += len(found)
+            if work > OVERLAP_BUDGET:
+                raise too_dense(len(key), len(response))
+            for b in found:
+                overlaps[(a, b)] = overlaps.get((a, b), 0) + 1
 
-    def phi4(i: int, j: int) -> Fraction:
-        return Fraction(2 * overlaps[(i, j)], len(key[i]) + len(response[j]))
+    def phi4(a: int, b: int) -> Fraction:
+        return Fraction(2 * overlaps[(a, b)], len(key_reps[a]) + len(response_reps[b]))
 
     # chosen in doubles, as coval's linear_sum_assignment chooses; summed exactly
-    return sum((phi4(i, j) for i, j in best_assignment(overlaps, phi4)), Fraction(0))
+    pairs = class_assignment(key_class, response_class, overlaps, phi4)
+    return sum((phi4(key_class[i], response_class[j]) for i, j in pairs), Fraction(0))
 
 
 def coval_counts(key: Clusters, response: Clusters, metrics: Sequence[str]) -> dict[str, Counts]:

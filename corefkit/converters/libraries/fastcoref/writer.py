@@ -23,7 +23,7 @@ from typing import IO, Any
 from corefkit.converters.jsonlines.shapes import fastcoref, written
 from corefkit.converters.libraries.common import UNNAMED, add_extras
 from corefkit.converters.loss import ConversionReport, discontinuous_action
-from corefkit.converters.offsets import generated_layout, kept_layout
+from corefkit.converters.offsets import kept_layout, replaced_layout
 from corefkit.errors import Repair
 from corefkit.model import Document
 
@@ -40,7 +40,7 @@ def record_of(doc: Document, report: ConversionReport, discontinuous: str = "dro
     if doc.attrs.get(UNNAMED):
         del record["doc_key"]
     if kept_layout(doc) is None:
-        _, _, changed = generated_layout(doc)
+        _, _, changed = replaced_layout(doc)
         if changed:
             report.repairs.append(Repair(
                 "fastcoref.form-changed", f"{changed} token form{'s' if changed > 1 else ''} "

@@ -24,7 +24,7 @@ from typing import IO, Any
 from corefkit.converters.jsonlines.shapes import maverick, written
 from corefkit.converters.libraries.common import UNNAMED, add_extras
 from corefkit.converters.loss import ConversionReport, discontinuous_action
-from corefkit.converters.offsets import generated_layout, kept_layout
+from corefkit.converters.offsets import kept_layout, replaced_layout
 from corefkit.errors import Repair
 from corefkit.model import Document
 
@@ -45,7 +45,7 @@ def record_of(doc: Document, report: ConversionReport, discontinuous: str = "dro
         text, offsets = layout
         changed = 0
     else:
-        text, offsets, changed = generated_layout(doc)
+        text, offsets, changed = replaced_layout(doc)
     if changed:   # a form holding white space: no text spells the tokens (as for token input)
         record.update(clusters_char_offsets=None, clusters_char_text=None)
     else:

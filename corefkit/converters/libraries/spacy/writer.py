@@ -29,7 +29,7 @@ from corefkit.converters.loss import (
     describe_mention,
     discontinuous_action,
 )
-from corefkit.converters.offsets import generated_layout, kept_layout
+from corefkit.converters.offsets import kept_layout, replaced_layout
 from corefkit.errors import Repair
 from corefkit.model import Document, Mention
 
@@ -70,7 +70,7 @@ def record_of(doc: Document, report: ConversionReport, discontinuous: str = "dro
     if layout is not None:
         text, offsets = layout
     else:
-        text, offsets, changed = generated_layout(doc)
+        text, offsets, changed = replaced_layout(doc)
         if changed:
             report.repairs.append(Repair(
                 "spacy.form-changed", f"{changed} token form{'s' if changed > 1 else ''} held "

@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable
 from typing import IO, Any
 
-from corefkit.converters.loss import ConversionReport, LossRecord
+from corefkit.converters.loss import ConversionReport, LossRecord, record
 from corefkit.converters.text2text import writer as text_writer
 from corefkit.converters.text2text.layout import lay_out
 from corefkit.model import Document
@@ -24,8 +24,15 @@ def loss_actions(**options: Any) -> dict[str, str]:
     return {}
 
 
+capabilities = text_writer.capabilities
+
+
 def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
-    return text_writer.partial_losses(doc, **options)
+    found = text_writer.sentence_losses(doc, **options)
+    if doc.name != doc.id:  # doc_id is the id: the part is not written
+        found += record(doc, "names", [f"{doc.name!r} as {doc.id!r}"],
+                        "changed (doc_id holds no part)")
+    return found
 
 
 def record_of(doc: Document, *, blind: bool = False, zeros: bool = False,
