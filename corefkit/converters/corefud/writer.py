@@ -462,9 +462,9 @@ class _DocumentWriter:
             self.repair("corefud.no-syntax",
                         f"{counted(bare, 'word')} {'has' if bare == 1 else 'have'} no UPOS, "
                         "HEAD or DEPREL (the source has no dependency tree): written '_', which "
-                        "UD validation level 2 refuses ('corefkit validate --level 2'; CorefUD "
-                        "data passes it); parse the text (UDPipe, Stanza) where level 2 is "
-                        "required", "kept")
+                        "the UD validator's level 2 refuses (corefkit reads it with this one "
+                        "warning); parse the text (UDPipe, Stanza) where a tree is required",
+                        "kept")
         if self.dropped_attributes:
             self.repair("corefud.attributes-dropped",
                         f"{counted(self.dropped_attributes, 'mention')} "
