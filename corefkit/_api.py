@@ -37,7 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def read(path: PathLike | Sequence[PathLike], format: str | None = None, *,
-         lenient: bool = False, **format_options: object) -> Iterator[Document]:
+         lenient: bool = False, checks: bool = False,
+         **format_options: object) -> Iterator[Document]:
     """Read documents from a file, a folder, a glob or ``"-"`` (standard input), one at a time.
 
     ``format`` names the reader (``conll2012``, ``corefud``, ``ua-exploded``, ``mmax2``,
@@ -47,7 +48,10 @@ def read(path: PathLike | Sequence[PathLike], format: str | None = None, *,
     repair is listed in the document's ``repairs``). ``format_options`` are the reader
     options its format declares (``corefkit convert --help`` lists them per format, e.g.
     ``parse_gum_ids=True`` for CoNLL-2012, ``layer="..."`` for LCC); one that no format of
-    the input declares is a :class:`~corefkit.errors.UsageError`.
+    the input declares is a :class:`~corefkit.errors.UsageError`. ``checks=True`` reads as
+    every corefkit command reads: whatever ``corefkit validate`` calls an error is refused
+    (the reader's checks and the validator's model and format checks; with ``lenient``, each
+    becomes a warning in ``repairs``).
 
     >>> docs = list(corefkit.read("examples/conll2012/key.conll"))
     >>> [doc.name for doc in docs]
@@ -57,7 +61,7 @@ def read(path: PathLike | Sequence[PathLike], format: str | None = None, *,
     """
     from corefkit.converters.registry import read as _read
 
-    return _read(path, format, lenient=lenient, **format_options)
+    return _read(path, format, lenient=lenient, checks=checks, **format_options)
 
 
 def write(documents: Iterable[Document], path: PathLike, format: str | None = None, *,

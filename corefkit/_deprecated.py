@@ -38,6 +38,7 @@ MOVED: dict[str, tuple[str, dict[str, str]]] = {
         # the lookups that load every check first, as the old module's did
         name: "corefkit.validation.catalog" for name in ("get_check", "all_checks",
                                                          "expand_patterns")}),
+    "corefkit.validation.model": ("corefkit.checks.model", {}),
     "corefkit.validation.plugins": ("corefkit.checks.plugins", {
         "plugin_for": "corefkit.converters.registry",
         "load_all": "corefkit.validation.catalog",

@@ -59,9 +59,33 @@ class LossError(CorefkitError):
 
 
 def location(file: str | None, line: int | None = None, column: int | None = None) -> str:
-    """``file:line:column`` with the missing parts left out."""
-    parts = [str(p) for p in (file, line, column) if p is not None]
-    return ":".join(parts)
+    """``file:line:column`` with the missing parts left out; a file name's control characters
+    (a newline, a tab) are escaped, so that a message stays one line."""
+    parts = [shown_name(file) if file is not None else None, line, column]
+    return ":".join(str(p) for p in parts if p is not None)
+
+
+def shown_name(name: str) -> str:
+    """A file name as messages show it: control characters escaped (``a\\nb`` for a name
+    with a newline, ``\\x1b`` for an escape) and a backslash doubled only when something was
+    escaped, so that ordinary names are shown as they are."""
+    if name.isprintable():
+        return name
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name.replace("\\", "\\\\"))
+
+
+def one_line(text: str) -> str:
+    """``text`` with its control characters (newlines, carriage returns, tabs, escapes)
+    escaped as ``\\n``, ``\\r``, ...: what a one-line message prints, whatever file name or
+    value it quotes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 document``, ``2 documents``, ``0 entities`` (``plural`` when it is not noun + s)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 @dataclass(frozen=True)

@@ -132,6 +132,7 @@ OLD_PATHS = [  # old module, a name it had, the module that holds the name now
     ("corefkit.task.leaderboard", "Leaderboard", "corefkit.evaluation.task.leaderboard"),
     ("corefkit.validation.checks", "Check", "corefkit.checks.registry"),
     ("corefkit.validation.checks", "get_check", "corefkit.validation.catalog"),
+    ("corefkit.validation.model", "ModelChecks", "corefkit.checks.model"),  # issue 22
     ("corefkit.validation.plugins", "Incident", "corefkit.checks.plugins"),
     ("corefkit.validation.plugins", "plugin_for", "corefkit.converters.registry"),
     ("corefkit.validation.plugins", "sent_id_incidents", "corefkit.converters.conllu_comments"),

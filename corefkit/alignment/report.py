@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from corefkit.errors import Repair
+from corefkit.errors import Repair, counted
 
 # the mention categories of the report, in the order they are shown
 MOVED = "moved"
@@ -127,11 +127,11 @@ class AlignmentSummary:
         """The summary shown under a score table."""
         t = self.totals()
         lines = [
-            f"alignment ({self.policy}): {t['documents']} documents, "
+            f"alignment ({self.policy}): {counted(t['documents'], 'document')}, "
             f"{t['by_characters']} by characters (same text), "
             f"{t['documents'] - t['by_characters']} by words",
-            f"  tokens: {t['tokens_split']} key tokens split, {t['tokens_merged']} response "
-            f"tokens merged; words: {t['words_replaced']} replaced, {t['words_inserted']} "
+            f"  tokens: {counted(t['tokens_split'], 'key token')} split, "
+            f"{counted(t['tokens_merged'], 'response token')} merged; words: {t['words_replaced']} replaced, {t['words_inserted']} "
             f"inserted, {t['words_deleted']} deleted",
             f"  response mentions: {t['mentions']}, {t['mentions_kept']} kept, "
             f"{t['mentions_moved']} moved, {t['mentions_expanded']} expanded, "

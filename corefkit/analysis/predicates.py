@@ -41,7 +41,6 @@ otherwise look like an apposition.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import unicodedata
@@ -49,7 +48,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from corefkit.errors import UsageError
+from corefkit.converters.jsontext import parse
+from corefkit.errors import FormatError, UsageError
 from corefkit.model import IDENTITY, Document, Mention
 from corefkit.model.syntax import tree_depth, tree_head
 
@@ -949,14 +949,17 @@ def load_rules(source: str | os.PathLike[str] | Mapping[str, Any]) -> list[Predi
         from corefkit.converters.paths import InputError, read_text
 
         try:
-            data = json.loads(read_text(name))  # regular files only: a pipe would never end
+            data = parse(read_text(name), file=name, check="rules.table",
+                         hint="a file of mention-type rules")  # regular files only
         except InputError as exc:
             raise UsageError(f"cannot read the mention-type rules: {exc}") from None
         except OSError as exc:
             raise UsageError(f"cannot read the mention-type rules {name}: "
                              f"{exc.strerror or exc}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError as exc:
             raise UsageError(f"{name}: not valid JSON: {exc}") from None
+        except FormatError as exc:
+            raise UsageError(str(exc)) from None
     compiler = _RuleCompiler(name)
     if not isinstance(data, Mapping) or not isinstance(data.get("predicates"), Mapping) \
             or set(data) - {"predicates", "$schema", "description"}:

@@ -25,7 +25,6 @@ on this one.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -33,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from corefkit.errors import UsageError
+from corefkit.converters.jsontext import parse
+from corefkit.errors import FormatError, UsageError
 from corefkit.model import Document, Mention
 from corefkit.model.syntax import span_parents, tree_head
 
@@ -82,16 +82,16 @@ def read_table(path: str, what: str) -> Any:
     from corefkit.converters.paths import InputError, read_text
 
     try:
-        return json.loads(read_text(path))  # regular files only: a pipe would never end
+        # regular files only: a pipe would never end
+        return parse(read_text(path), file=path, check="rules.table", hint=f"a {what}")
     except InputError as exc:
         raise UsageError(f"cannot read the {what}: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: the {what} is not UTF-8 ({exc.reason})") from None
     except OSError as exc:
         raise UsageError(f"cannot read the {what} {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: the {what} is not valid JSON "
-                         f"({exc.msg})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: the {what} is not UTF-8") from None
+    except FormatError as exc:
+        raise UsageError(str(exc)) from None
 
 
 # ============================================================================ compiling

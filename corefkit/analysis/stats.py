@@ -28,7 +28,7 @@ from corefkit.analysis.mention_types import (
     TypeTable,
     load_type_table,
 )
-from corefkit.errors import Repair
+from corefkit.errors import Repair, counted
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document
 
 COUNTS = ("documents", "sentences", "tokens", "empty_nodes", "mentions", "entities", "singletons",
@@ -144,7 +144,7 @@ def _file_stats(item: tuple[str, str | None], *, table: str, per_document: bool,
     repairs: list[Repair] = []
 
     def documents() -> Iterator[Document]:
-        for doc in read(file, format=fmt, lenient=lenient, **own):
+        for doc in read(file, format=fmt, lenient=lenient, checks=True, **own):
             repairs.extend(doc.repairs)
             yield doc
 
@@ -168,10 +168,12 @@ def render_table(total: Stats, each: list[Stats], table: TypeTable, source: str)
             ("entities", c["entities"]),
             ("  singletons", c["singletons"]),
             ("split antecedents",
-             f"{c['split_antecedent_sets']} sets, {c['split_antecedent_members']} members"),
+             f"{counted(c['split_antecedent_sets'], 'set')}, "
+             f"{counted(c['split_antecedent_members'], 'member')}"),
             ("bridging", c["bridging"]),
             ("non-referring", c["non_referring"]),
-            ("discourse deixis", f"{c['dd_entities']} entities, {c['dd_mentions']} mentions"),
+            ("discourse deixis", f"{counted(c['dd_entities'], 'entity', 'entities')}, "
+                                 f"{counted(c['dd_mentions'], 'mention')}"),
         ]
         width = max(len(r[0]) for r in rows)
         lines += [f"{label:<{width}}  {value}" for label, value in rows]

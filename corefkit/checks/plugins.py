@@ -38,8 +38,12 @@ class FileChecks:
     """The checks of one format over the documents of one file, in reading order.
 
     ``document`` is called for every document as it is read, ``finish`` once at the end
-    (after the last document, or after the reader stopped at an error).
+    (after the last document, or after the reader stopped at an error). ``errors_only`` is
+    set when a command runs the checks (:mod:`corefkit.converters.gate`): only errors matter
+    there, so a check may skip work that can only find warnings.
     """
+
+    errors_only = False
 
     def __init__(self, file: str) -> None:
         self.file = file
@@ -59,6 +63,9 @@ class FormatPlugin:
       beyond its reader's repairs and rejections).
     * ``covered`` maps a model check to the reader check that already reports the same
       incident for this format, so the model check is not repeated for its documents.
+    * ``absent`` names the model checks whose incidents the format's reader cannot produce
+      (CoNLL-2012 has no non-referring markables and no mention without tokens), so that the
+      commands, which run the checks on every document they read, do not pay for them.
     * ``renamed`` maps a model check to the format's id for it (the format's spelling and
       severity, e.g. CorefUD's ``crossing-mentions-same-entity``).
     * ``mention_place`` gives (file, line) of a mention when the mention's line refers to
@@ -66,15 +73,20 @@ class FormatPlugin:
     * ``token_line(file, first line of the document, n)`` gives the line of the document's n-th
       word (0-based, empty nodes not counted), for key/response messages; ``words_known`` says whether the document's word forms are
       real (CoNLL-2012 layouts without a word column have none).
+    * ``announced`` names the format's warnings that every command reports, as ``validate``
+      does (the others are left to ``validate``): CorefUD's ``no-syntax``, which says once per
+      document why a tree-less file is read at all.
     """
 
     format: str
     file_checks: Callable[[str], FileChecks] | None = None
     covered: Mapping[str, str] = field(default_factory=dict)
+    absent: frozenset[str] = frozenset()
     renamed: Mapping[str, str] = field(default_factory=dict)
     mention_place: Callable[[Document, Mention], tuple[str | None, int | None]] | None = None
     token_line: Callable[[str, int | None, int], int | None] | None = None
     words_known: Callable[[Document], bool] | None = None
+    announced: frozenset[str] = frozenset()
 
 
 # ---------------------------------------------------------------------------- shared helpers

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from corefkit.errors import UsageError
+from corefkit.errors import UsageError, one_line, shown_name
 
 ERROR = "error"
 WARNING = "warning"
@@ -50,15 +50,23 @@ class Check:
     explanation: str
     format: str | None = None
     origin: str = "validator"
-    # a reader's repair of malformed input, refused unless the user passes --lenient; by
-    # default the errors of level 1 (the file cannot be read as it is). Broken conventions
-    # (level 2: an etype CorefUD does not list) are warnings when reading: the official
-    # scorers read such files, and their own test suites hold them.
+    # what a plain corefkit.read() refuses (the library reader, without the commands' checks):
+    # by default the errors of level 1, the file cannot be read as it is; a check may say
+    # otherwise (a dangling SplitAnte of level 3 is refused, a CR LF line end of level 1 is
+    # read as it stands)
     malformed: bool | None = None
 
     @property
     def refused(self) -> bool:
-        """True if readers refuse this incident by default (strict reading)."""
+        """True if every command refuses this incident by default: one severity drives
+        ``validate`` and every other command (an error is refused unless the user passes
+        ``--lenient``; a warning is a warning everywhere)."""
+        return self.severity == ERROR
+
+    @property
+    def read_refused(self) -> bool:
+        """True if a plain ``corefkit.read`` (``checks=False``) refuses it by default: the
+        reader cannot make a faithful document of the input without the user's consent."""
         if self.malformed is not None:
             return self.malformed
         return self.severity == ERROR and self.level == 1
@@ -101,14 +109,14 @@ class Finding:
 
     def to_text(self) -> str:
         """``FILE:LINE: [ERROR|WARNING] check-id: message (document, sentence)``."""
-        where = f"{self.file or '<input>'}:{self.line if self.line is not None else 0}"
+        where = f"{shown_name(self.file or '<input>')}:{self.line if self.line is not None else 0}"
         context = []
         if self.document is not None:
             context.append(f"document {self.document}")
         if self.sentence is not None:
             context.append(f"sentence {self.sentence}")
         tail = f" ({', '.join(context)})" if context else ""
-        return f"{where}: [{self.severity.upper()}] {self.check}: {self.message}{tail}"
+        return one_line(f"{where}: [{self.severity.upper()}] {self.check}: {self.message}{tail}")
 
 
 _CHECKS: dict[str, Check] = {}

@@ -21,7 +21,7 @@ from corefkit.cli.options import (
     lenient_option,
     warn,
 )
-from corefkit.errors import UsageError
+from corefkit.errors import UsageError, counted
 
 
 @click.command(cls=Command, examples=[
@@ -105,7 +105,8 @@ def compare(keys: tuple[str, ...], responses: tuple[str, ...], labels: tuple[str
         raise UsageError("give at least one setting: --key FILE --response FILE --label NAME")
     if len(keys) != len(responses) or (labels and len(labels) != len(keys)):
         raise UsageError(f"every setting needs one --key, one --response and one --label: got "
-                         f"{len(keys)} keys, {len(responses)} responses, {len(labels)} labels")
+                         f"{counted(len(keys), 'key')}, {counted(len(responses), 'response')}, "
+                         f"{counted(len(labels), 'label')}")
 
     def stem(path: str) -> str:
         name = os.path.basename(os.path.normpath(path))

@@ -19,6 +19,7 @@ from corefkit.cli.options import (
     lenient_option,
     warn,
 )
+from corefkit.errors import counted
 
 
 def report_losses(report: Any, quiet: bool) -> None:
@@ -183,6 +184,5 @@ def _transform(source: str, target: str, passes: list[str], params: dict[str, An
     if not quiet:
         count = len(set(result.written))
         files = f" to {count} files" if count > 1 else ""
-        documents = result.report.documents
-        click.echo(f"corefkit: wrote {documents} document{'' if documents == 1 else 's'}{files}",
+        click.echo(f"corefkit: wrote {counted(result.report.documents, 'document')}{files}",
                    err=True)

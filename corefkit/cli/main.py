@@ -24,7 +24,7 @@ import click  # noqa: E402
 
 from corefkit._version import __version__  # noqa: E402
 from corefkit.cli.help import GroupedHelp  # noqa: E402
-from corefkit.errors import CorefkitError, UsageError  # noqa: E402
+from corefkit.errors import CorefkitError, UsageError, one_line  # noqa: E402
 
 # Every subcommand: its name and the module and function that define it. A command's module is
 # imported when the command runs (or its help is shown), so a run pays only for its own imports.
@@ -172,11 +172,11 @@ def _run(argv: list[str] | None) -> int:
     except click.ClickException as exc:  # bad usage, from click itself
         exc.show()
         return exc.exit_code
-    except UsageError as exc:
-        click.echo(f"corefkit: error: {exc}", err=True)
+    except UsageError as exc:  # one line, whatever file name or value the message quotes
+        click.echo(f"corefkit: error: {one_line(str(exc))}", err=True)
         return 2
     except CorefkitError as exc:
-        click.echo(f"corefkit: error: {exc}", err=True)
+        click.echo(f"corefkit: error: {one_line(str(exc))}", err=True)
         return 1
     except BrokenPipeError:
         return 0
@@ -187,7 +187,7 @@ def _run(argv: list[str] | None) -> int:
     except Exception as exc:  # a bug: one line, with the traceback only on request
         if os.environ.get("COREFKIT_DEBUG"):
             raise
-        click.echo(f"corefkit: internal error: {type(exc).__name__}: {exc} "
+        click.echo(f"corefkit: internal error: {type(exc).__name__}: {one_line(str(exc))} "
                    "(set COREFKIT_DEBUG=1 for the traceback and please report it)", err=True)
         return 3
     return code if isinstance(code, int) else 0

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import click
 
-from corefkit.errors import Repair, location
+from corefkit.errors import Repair, location, one_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -168,12 +168,12 @@ def warn(records: Iterable[Repair], quiet: bool, ignore: Iterable[str] = ()) -> 
         if not ignored(record.check, patterns):
             groups.setdefault(record.check, []).append(record)
     for check, group in groups.items():
-        click.echo(f"corefkit: {group[0]}", err=True)
+        click.echo(f"corefkit: {one_line(str(group[0]))}", err=True)
         if len(group) > 1:
             places = ", ".join(_place(r) for r in group[1:1 + MORE_PLACES])
             more = " ..." if len(group) > 1 + MORE_PLACES else ""
-            click.echo(f"corefkit:   and {len(group) - 1} more {check} (at {places}{more}); "
-                       f"--ignore {check} hides them", err=True)
+            click.echo(one_line(f"corefkit:   and {len(group) - 1} more {check} (at {places}"
+                                f"{more}); --ignore {check} hides them"), err=True)
 
 
 MORE_PLACES = 3

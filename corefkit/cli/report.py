@@ -20,6 +20,7 @@ from corefkit.cli.options import (
     lenient_option,
     warn,
 )
+from corefkit.errors import counted
 
 
 @click.command(cls=Command, examples=[
@@ -112,6 +113,6 @@ def report(key: str, responses: tuple[str, ...], output: str, labels: tuple[str,
     warn(built.warnings, quiet, ignore)
     built.write(output)
     if not quiet and output != "-":
-        what = (f"{len(built.systems)} system{'s' if len(built.systems) != 1 else ''}"
-                if built.systems else "corpus statistics")
-        click.echo(f"corefkit: wrote {output} ({len(built.key)} documents, {what})", err=True)
+        what = counted(len(built.systems), "system") if built.systems else "corpus statistics"
+        click.echo(f"corefkit: wrote {output} ({counted(len(built.key), 'document')}, {what})",
+                   err=True)

@@ -157,6 +157,10 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
     """
     from corefkit.scoring.api import score as run
 
+    if output_format == "reference" and per_document:
+        raise UsageError("-f reference prints the reference scorer's TOTALS blocks only (its "
+                         "per-document listing, with entity dumps, is not reproduced); use "
+                         "--per-document with -f table, json or csv")
     align = align_value(format_params)
     read_options = given(format_params)
     key_options = given(format_params, "key")
@@ -195,6 +199,16 @@ def score(key: str, response: str, metrics: str | None, output_format: str, per_
     elif output_format == "csv":
         click.echo(report.to_csv(), nl=False)
     elif output_format == "reference":
+        left_out = report.without_reference()
+        if len(left_out) == len(report.metrics):
+            raise UsageError(f"-f reference prints the reference scorer's TOTALS blocks, which "
+                             f"exist for muc, bcub, ceafm, ceafe, blanc and lea only, not for "
+                             f"{', '.join(left_out)} (conll is the mean F1 of muc, bcub and "
+                             "ceafe: ask for those; every block starts with the mentions' line)")
+        if left_out and not quiet:
+            click.echo(f"corefkit: -f reference: {', '.join(left_out)} "
+                       f"{'has' if len(left_out) == 1 else 'have'} no block in the reference "
+                       "scorer's output; left out", err=True)
         click.echo(report.to_reference(), nl=False)
     else:
         click.echo(report.to_table(), nl=False)

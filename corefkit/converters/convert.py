@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corefkit.converters.loss import ConversionReport
-from corefkit.errors import CorefkitError, Repair, UsageError
+from corefkit.errors import CorefkitError, Repair, UsageError, counted
 from corefkit.model import Document
 
 # name endings to strip before adding the target format's extension (longest first)
@@ -200,7 +200,8 @@ def _run(job: _Job, passes: Sequence[str], read_options: dict[str, Any],
 
     def documents() -> Iterator[Document]:
         docs: Iterable[Document] = apply_passes(
-            read(job.source, format=job.input_format, lenient=lenient, **read_options),
+            read(job.source, format=job.input_format, lenient=lenient, checks=True,
+                 **read_options),
             list(passes))
         if transform is not None:
             docs = transform(docs)
@@ -342,7 +343,8 @@ def _make_folder(folder: str) -> None:
 def _say_what_is_complete(exc: CorefkitError, jobs: list[_Job], written: list[str]) -> None:
     """Add to the error which output files are complete and which were not written."""
     missing = [j.target for j in jobs if j.target not in written]
-    note = (f"{len(written)} of {len(jobs)} files were written completely "
+    note = (f"{len(written)} of {counted(len(jobs), 'file')} "
+            f"{'was' if len(written) == 1 else 'were'} written completely "
             f"({os.path.dirname(written[0]) or '.'}); not written: {', '.join(missing[:3])}"
             + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""))
     if hasattr(exc, "message"):

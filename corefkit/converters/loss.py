@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from corefkit.converters.offsets import SUBTOKEN
-from corefkit.errors import Repair, UsageError
+from corefkit.errors import Repair, UsageError, counted
 from corefkit.model import IDENTITY, Bridging, Document, Entity, Mention, SetMembership, Token
 from corefkit.model.overlaps import crossings
 from corefkit.model.typed_links import LINKS
@@ -367,7 +367,7 @@ def _detectors(doc: Document, can: frozenset[str]) -> dict[str, Callable[[], lis
 
     def opaque_levels() -> list[Any]:
         levels = doc.attrs.get("opaque_levels") or {}
-        return [f"level {name} ({len(markables)} markables)"
+        return [f"level {name} ({counted(len(markables), 'markable')})"
                 for name, markables in sorted(levels.items())]
 
     def typed_links() -> list[Any]:

@@ -292,20 +292,22 @@ def route_read_options(options: dict[str, Any],
 
 
 # ---------------------------------------------------------------------------- reading
-def read(path: Any, format: str | None = None, *, lenient: bool = False,
+def read(path: Any, format: str | None = None, *, lenient: bool = False, checks: bool = False,
          **options: Any) -> Iterator[Document]:
     """Documents from a file, directory, glob or ``-``, one at a time (streaming).
 
     ``options`` are reader options; each goes to the formats that declare it, and one that no
     format of the input declares is a usage error. Strict by default: a repair of malformed
-    input (a reader check that is refused, see
-    :attr:`corefkit.checks.registry.Check.refused`) or a file without documents is a
-    :class:`FormatError` naming file and line; ``lenient`` keeps the repairs (each is in the
-    document's ``repairs``).
+    input (:attr:`corefkit.checks.registry.Check.read_refused`) or a file without documents
+    is a :class:`FormatError` naming file and line; ``lenient`` keeps the repairs (each is in
+    the document's ``repairs``). ``checks`` reads as every command reads: every repair whose
+    check is an error is refused (:attr:`~corefkit.checks.registry.Check.refused`), and the
+    validator's checks run on each document and refuse their errors (lenient: warnings;
+    :mod:`corefkit.converters.gate`).
     """
     if isinstance(path, (list, tuple)):
         for item in path:
-            yield from read(item, format=format, lenient=lenient, **options)
+            yield from read(item, format=format, lenient=lenient, checks=checks, **options)
         return
     files = expand_paths(path, format)
     refuse_undeclared(options, (get(fmt) for _, fmt in files), "read")
@@ -317,15 +319,16 @@ def read(path: Any, format: str | None = None, *, lenient: bool = False,
         module = spec.reader()
         if spec.reads_paths:
             docs = module.read_path(file, display_name(file), **own)
-            yield from _strict(without_gc_pauses(docs), file, lenient, spec.name)
+            yield from _strict(without_gc_pauses(docs), file, lenient, spec.name, checks)
             continue
         with open_binary(file) as handle:
             docs = module.read_stream(handle, display_name(file), **own)
-            yield from _strict(without_gc_pauses(docs), file, lenient, spec.name)
+            yield from _strict(without_gc_pauses(docs), file, lenient, spec.name, checks)
 
 
 def read_range(path: str, format: str, start: int, stop: int, first_line: int, *,
-               lenient: bool = False, **options: Any) -> Iterator[Document]:
+               lenient: bool = False, checks: bool = False,
+               **options: Any) -> Iterator[Document]:
     """The documents in bytes ``start`` to ``stop`` of a file (whole documents, the first on
     line ``first_line``), read as :func:`read` reads the file; for formats whose reader takes
     ``first_line`` (:mod:`corefkit.scoring.shards` cuts files for worker processes)."""
@@ -339,7 +342,7 @@ def read_range(path: str, format: str, start: int, stop: int, first_line: int, *
         docs = spec.reader().read_stream(limited, display_name(path), first_line=first_line,
                                          **own)
         try:
-            yield from _strict(without_gc_pauses(docs), path, lenient, spec.name)
+            yield from _strict(without_gc_pauses(docs), path, lenient, spec.name, checks)
         except FormatError as error:
             if error.check != "text.invalid-utf8":
                 raise
@@ -367,20 +370,35 @@ class _Window(io.RawIOBase):
 
 
 def _strict(docs: Iterator[Document], file: str, lenient: bool,
-            fmt: str | None = None) -> Iterator[Document]:
-    """``docs`` (read as format ``fmt``), refusing malformed input unless ``lenient``."""
+            fmt: str | None = None, checks: bool = False) -> Iterator[Document]:
+    """``docs`` (read as format ``fmt``), refusing malformed input unless ``lenient``; with
+    ``checks``, through the validator's checks too (after the reader's own refusals)."""
+    read = _refusing(docs, file, lenient, fmt, checks)
+    if checks:
+        from corefkit.converters.gate import gated
+
+        load_format_checks()  # every check's severity, whether or not reading is lenient
+        read = gated(read, display_name(file), plugin_for(fmt), lenient)
+    yield from read
+
+
+def _refusing(docs: Iterator[Document], file: str, lenient: bool,
+              fmt: str | None, checks: bool) -> Iterator[Document]:
     if lenient:
         for doc in docs:
             doc.source_format = fmt
             yield doc
         return
+    from corefkit.converters.gate import excluded
+
     load_format_checks()  # the readers' checks say what is malformed
     count = 0
     for doc in docs:
         doc.source_format = fmt
         for repair in doc.repairs:
             check = get_check(repair.check)
-            if check is not None and check.refused:
+            if check is not None and (check.refused if checks else check.read_refused) \
+                    and not excluded(check.id):
                 raise FormatError(f"{repair.message}; fix the input, or pass --lenient to "
                                   "repair it", file=repair.file or doc.file, line=repair.line,
                                   column=repair.column, check=repair.check)

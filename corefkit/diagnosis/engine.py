@@ -53,7 +53,6 @@ from corefkit.scoring.config import ScoreConfig
 from corefkit.scoring.engine import (
     DocumentScorer,
     documents_of,
-    same_words,
     side_options,
 )
 from corefkit.scoring.metrics.standard import Counts
@@ -258,8 +257,9 @@ def analyze_pair(scorer: DocumentScorer, config: ScoreConfig, key_doc: Document,
         realigned = alignment_notes([found_alignment.report])
     key_red = scorer.reduce(key_doc)
     response_red = scorer.reduce(response_doc) if response_doc is not None else None
+    token_notes: list[Repair] = []
     if response_red is not None and config.align is None:
-        same_words(key_red, response_red)
+        response_red, token_notes = scorer.tokens.resolve(key_red, response_red)
     found = scorer.semantics.align(key_red.doc, response_red.doc if response_red else None)
     aligned = found.aligned
     key = Side(key_doc, "key", table)
@@ -290,8 +290,8 @@ def analyze_pair(scorer: DocumentScorer, config: ScoreConfig, key_doc: Document,
     for e in errors:
         counts[e.category] = counts.get(e.category, 0) + 1
     document = DocumentAnalysis(key_doc.name, key_doc.file, counts, scenarios[()])
-    notes = [*key_red.repairs, *(response_red.repairs if response_red else []), *aligned.notes,
-             *realigned]
+    notes = [*key_red.repairs, *(response_red.repairs if response_red else []), *token_notes,
+             *aligned.notes, *realigned]
     return PairResult(document, errors, scenarios, notes)
 
 
@@ -404,8 +404,9 @@ def pair_documents(keys: list[Document], responses: list[Document], strict: bool
 
 
 def _misaligned(doc: Document, what: str) -> FormatError:
-    return FormatError(f"key and response are not aligned: document {doc.name!r} {what}",
-                       file=doc.file, check="score.misaligned")
+    return FormatError(f"key and response do not hold the same documents: document "
+                       f"{doc.name!r} {what}", file=doc.file, line=doc.line,
+                       check="pair.documents")
 
 
 def read_side(source: Any, side: str, config: ScoreConfig) -> list[Document]:
@@ -439,8 +440,6 @@ def analysis_config(key: Any, response: Any, *, format: str | None,
     config = ScoreConfig.build(
         detected_format=key_format_name, metrics="muc,bcub,ceafe,conll", format=format,
         key_format=key_format, response_format=response_format, engine="serial",
-        compare_words=None not in (key_format_name, response_format_name)
-        and key_format_name != response_format_name and policy is None,
         align=policy, pair_by_content=by_content,
         key_read_options={**key_shared, **(key_read_options or {})},
         response_read_options={**response_shared, **(response_read_options or {})},

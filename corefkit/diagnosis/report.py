@@ -18,7 +18,7 @@ from typing import Any
 
 from corefkit.analysis.mention_types import TYPES
 from corefkit.diagnosis.categories import TITLES
-from corefkit.errors import Repair
+from corefkit.errors import Repair, counted
 from corefkit.scoring.metrics.standard import CONLL_COMPONENTS, Counts
 from corefkit.scoring.report import MetricResult, fraction_text
 
@@ -76,7 +76,7 @@ class AnalysisError:
             return f'"{self.mentions[0].text}" {arrow} "{self.mentions[1].text}"'
         what = " | ".join(f'"{m.text}"' for m in self.mentions[:4])
         if len(self.mentions) > 4:
-            what += f" | {more} ({len(self.mentions)} mentions)"
+            what += f" | {more} ({counted(len(self.mentions), 'mention')})"
         return what
 
     def describe(self) -> str:

@@ -41,7 +41,7 @@ from corefkit.converters.gap.rows import (
 from corefkit.converters.gap.spec import HEADER
 from corefkit.converters.gap.writer import load_gold, predictions
 from corefkit.converters.io import open_binary
-from corefkit.errors import CorefkitError, Repair, UsageError
+from corefkit.errors import CorefkitError, Repair, UsageError, counted
 from corefkit.model import Document
 
 GROUPS = ("overall", MASCULINE, FEMININE)
@@ -137,7 +137,7 @@ class GapReport:
                         f"{_percent(c.f1):>6} {c.tp:>6} {c.fp:>6} {c.fn:>6} {c.tn:>6}")
         bias = self.bias
         rows.append(f"Bias (F/M): {_fixed(bias, 2) if bias is not None else '-'}")
-        rows.append(f"{self.examples} examples" + (
+        rows.append(counted(self.examples, "example") + (
             f", {self.missing} without a system decision" if self.missing else ""))
         return "\n".join(rows)
 
@@ -188,8 +188,10 @@ def score_decisions(gold: Mapping[str, GapExample],
             report.counts[group].add(example.a_coref, decided[0])
             report.counts[group].add(example.b_coref, decided[1])
     if report.missing:
-        report.warnings.append(Repair("gap.missing-prediction", f"{report.missing} examples "
-                                      "have no system decision; each counts as two missed links "
+        report.warnings.append(Repair("gap.missing-prediction",
+                                      f"{counted(report.missing, 'example')} "
+                                      f"{'has' if report.missing == 1 else 'have'} no system "
+                                      "decision; each counts as two missed links "
                                       "(false negatives), as in the official scorer",
                                       file=report.system, action="kept"))
     return report

@@ -34,6 +34,7 @@ from corefkit.model.anaphora import (
 )
 from corefkit.model.storage import MentionStore
 from corefkit.model.text import Sentence, Token
+from corefkit.model.words import Words
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
@@ -62,6 +63,7 @@ class Document(MentionStore):
         self.source_format: str | None = None
         self._tokens: list[Token] = []
         self._token_factory: Callable[[], list[Token]] | None = None
+        self._words_factory: Callable[[], Words] | None = None
         self._deferred_count = 0
         self.sentences: list[Sentence] = []
         self.meta: dict[str, str] = {}
@@ -127,6 +129,7 @@ class Document(MentionStore):
     @tokens.setter
     def tokens(self, value: list[Token]) -> None:
         self._token_factory = None
+        self._words_factory = None
         self._tokens = value
 
     @property
@@ -134,15 +137,37 @@ class Document(MentionStore):
         """``len(doc.tokens)``, without building deferred tokens."""
         return self._deferred_count if self._token_factory is not None else len(self._tokens)
 
-    def defer_tokens(self, count: int, factory: Callable[[], list[Token]]) -> None:
+    def defer_tokens(self, count: int, factory: Callable[[], list[Token]],
+                     words: Callable[[], Words] | None = None) -> None:
         """Let a reader postpone building its ``count`` tokens until someone asks for them.
 
         Scoring needs only mentions, so a reader whose token objects are a large share of its
         work (CoNLL-2012) hands over a factory instead; ``tokens`` calls it on first access.
+        ``words`` makes :meth:`words` without building the tokens (scoring compares words).
         """
         self._tokens = []
         self._deferred_count = count
         self._token_factory = factory
+        self._words_factory = words
+
+    def words(self) -> Words:
+        """The document's words (forms in order, empty nodes left out) with where each
+        sentence starts, as key/response pairing compares them (:mod:`corefkit.model.words`)."""
+        if self._token_factory is not None and self._words_factory is not None:
+            return self._words_factory()
+        tokens = self.tokens
+        forms: list[str] = []
+        starts: list[int] = []
+        covered = 0
+        for sentence in self.sentences:
+            starts.append(len(forms))
+            forms.extend([t.form for t in tokens[sentence.start:sentence.stop] if not t.is_empty])
+            covered += sentence.stop - sentence.start
+        if covered != len(tokens):  # sentences that do not tile the tokens: the words alone
+            forms = [t.form for t in tokens if not t.is_empty]
+            starts = [0] if forms else []
+            return Words(len(forms), forms, starts)
+        return Words(len(forms), forms, starts, [s.sent_id for s in self.sentences])
 
     def add_sentence(self, tokens: Iterable[Token | str], **kwargs: Any) -> Sentence:
         """Append a sentence; plain strings become tokens with that form."""

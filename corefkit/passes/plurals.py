@@ -17,7 +17,7 @@ split-antecedent entities in the model: an entity whose accommodated set holds t
 
 from __future__ import annotations
 
-from corefkit.errors import Repair
+from corefkit.errors import Repair, counted
 from corefkit.model import Document, Entity
 from corefkit.passes.registry import register_pass
 from corefkit.passes.splits import check_acyclic, leaf_members
@@ -56,7 +56,8 @@ def split_plural_repeats(doc: Document) -> Document:
             result.merge_entities(first, entity)
     result.repairs.append(Repair(
         "pass.split-plural-repeats",
-        f"merged {merged_entities} split-antecedent entities ({merged_mentions} mentions) into "
+        f"merged {counted(merged_entities, 'split-antecedent entity', 'split-antecedent entities')} "
+        f"({counted(merged_mentions, 'mention')}) into "
         f"the first entity with the same members" + (f" ({'; '.join(examples)})" if examples else ""),
         document=doc.name, action="approximated"))
     return result

@@ -15,7 +15,7 @@ with its relations. Every removal is reported.
 
 from __future__ import annotations
 
-from corefkit.errors import Repair, UsageError
+from corefkit.errors import Repair, UsageError, counted
 from corefkit.model import Document, Entity, Mention
 from corefkit.passes.registry import register_pass
 
@@ -63,12 +63,15 @@ def merge_same_span(doc: Document, keep: str = "first") -> Document:
         result.remove_entity(entity)
     parts = []
     if across:
-        parts.append(f"{across} mentions repeated a span of another entity ({'; '.join(examples)})")
+        parts.append(f"{counted(across, 'mention')} repeated a span of another entity "
+                     f"({'; '.join(examples)})")
     if within:
-        parts.append(f"{within} mentions repeated a span of their own entity")
+        parts.append(f"{counted(within, 'mention')} repeated a span of "
+                     f"{'its' if within == 1 else 'their'} own entity")
     message = " and ".join(parts) + f"; kept the mention of the {keep} entity"
     if emptied:
-        message += f", removed {len(emptied)} entities left without mentions"
+        message += (f", removed {counted(len(emptied), 'entity', 'entities')} left without "
+                    "mentions")
     result.repairs.append(Repair("pass.merge-same-span", message, document=doc.name,
                                  action="dropped"))
     return result

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from corefkit.errors import Repair
+from corefkit.errors import Repair, counted
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Mention
 from corefkit.passes.registry import register_pass
 
@@ -121,8 +121,10 @@ def compact_decode(doc: Document) -> Document:
     if mixed:
         result.repairs.append(Repair(
             "ua.compact-decode-mixed",
-            f"{len(mixed)} entities have some mentions marked dd and some not; left them in the "
-            f"identity layer (first: {', '.join(mixed[:MAX_EXAMPLES])})", document=doc.name))
+            f"{counted(len(mixed), 'entity', 'entities')} {'has' if len(mixed) == 1 else 'have'} "
+            f"some mentions marked dd and some not; left {'it' if len(mixed) == 1 else 'them'} "
+            "in the identity layer"
+            f" (first: {', '.join(mixed[:MAX_EXAMPLES])})", document=doc.name))
     if nonref or dd:
         result.repairs.append(Repair(
             "ua.compact-decode",

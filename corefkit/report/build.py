@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corefkit.diagnosis.categories import TITLES
-from corefkit.errors import FormatError, Repair, UsageError
+from corefkit.errors import FormatError, Repair, UsageError, counted
 from corefkit.evaluation.compare import PairTest
 from corefkit.model import Document
 from corefkit.report import sections
@@ -130,7 +130,8 @@ class Report:
 
         words = sum(1 for d in self.key for t in d.tokens if not t.is_empty)
         facts = [f"{'key' if self.kind == 'compare' else 'corpus'} <code>{escape(self.source)}"
-                 "</code>", f"{len(self.key)} documents", f"{words:,} words"]
+                 "</code>", counted(len(self.key), "document"),
+                 f"{words:,} word{'' if words == 1 else 's'}"]
         for n, s in enumerate(self.systems):
             facts.append(f"{sections.swatch(colour(n))}{escape(s.label)}: "
                          f"<code>{escape(s.source)}</code>")

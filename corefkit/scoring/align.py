@@ -23,7 +23,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from corefkit.errors import Repair
+from corefkit.errors import Repair, counted
 from corefkit.model import IDENTITY, Document, Mention
 from corefkit.scoring.partition import Partition
 
@@ -235,7 +235,8 @@ def alignment_notes(key: DocumentMentions, response: DocumentMentions | None,
                           "key lacks kept in each entity (reference-scorer rule)"))
     if response is not None and response.n_tokens != key.n_tokens:
         notes.append(note("score.token-count", key.name,
-                          f"the key has {key.n_tokens} tokens, the response {response.n_tokens}; "
+                          f"the key has {counted(key.n_tokens, 'token')}, the response "
+                          f"{response.n_tokens}; "
                           "mentions are matched by token position"))
     return notes
 

@@ -12,15 +12,21 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from corefkit.errors import CorefkitError, FormatError, UsageError
+from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
 from corefkit.model import Document
 from corefkit.scoring.config import ScoreConfig
-from corefkit.scoring.engine import Totals, is_paths, pairing_notes, source_name
+from corefkit.scoring.engine import Pairing, Totals, is_paths, pairing_notes, source_name
 from corefkit.scoring.metrics import registry
 from corefkit.scoring.report import DocumentResult, MetricResult, ScoreReport
 
 if TYPE_CHECKING:
     from corefkit.alignment import AlignmentPolicy
+
+
+# check ids (registered in corefkit.validation.pair, which validate --pair reports)
+DOCUMENTS = "pair.documents"
+EMPTY_KEY = "pair.empty-key"
+EMPTY_RESPONSE = "pair.empty-response"
 
 
 def parse_metrics(metrics: str | Sequence[str] | None, semantics: str = "reference") -> list[str]:
@@ -115,14 +121,12 @@ def score(
 
     _refuse_missing(key, response)
     key_format_name, key = _key_format(key, key_format or format)
-    # a key and a response of different formats (a CoNLL key, a jsonlines response) pair
-    # mentions by word position: their words are compared, document by document
+    # mentions are paired by word position: every pair's words are compared (scoring/tokens.py)
+    # unless the run aligns the response to the key (--align, or a response format that
+    # brings its own text)
     response_format_name, response = _key_format(response, response_format or format)
-    compare_words = None not in (key_format_name, response_format_name) \
-        and key_format_name != response_format_name
     policy, by_content, lenient = alignment_settings(align, profile, response_format_name,
                                                      lenient)
-    compare_words = compare_words and policy is None
     key_shared, response_shared = route_read_options(
         read_options or {}, [(key, key_format or format), (response, response_format or format)])
     config = ScoreConfig.build(
@@ -133,7 +137,7 @@ def score(
         lea_split_importance=lea_split_importance, explain=explain,
         dominant_options=dominant_options, metric_options=metric_options,
         passes=tuple(passes), per_document=per_document, format=format, key_format=key_format,
-        response_format=response_format, compare_words=compare_words,
+        response_format=response_format,
         key_read_options={**key_shared, **(key_read_options or {})},
         response_read_options={**response_shared, **(response_read_options or {})},
         lenient=lenient, jobs=jobs, engine=engine, scheduler=scheduler, align=policy,
@@ -144,8 +148,47 @@ def score(
     if totals.documents == 0:
         raise FormatError(f"the key {source_name(key)} holds no document",
                           check="file.no-documents")
-    return _report(config, strategy, totals, pairing, repairs, key, response, read_options,
-                   key_read_options, response_read_options)
+    counts = totals.finished(strategy)
+    empty = nothing_to_score(counts["mentions"], pairing, totals.documents, config, key,
+                             response)
+    return _report(config, strategy, counts, totals, pairing, [*repairs, *empty], key, response,
+                   read_options, key_read_options, response_read_options)
+
+
+def nothing_to_score(identification: Any, pairing: Pairing, documents: int, config: ScoreConfig,
+                     key: Any, response: Any) -> list[Repair]:
+    """Why every number of a run is 0, when it is: a key without mentions or without any
+    document the response holds is refused (unless lenient: a warning), a response without
+    mentions is a warning (a system may predict nothing)."""
+    found: list[Repair] = []
+
+    def problem(check: str, message: str, source: Any) -> None:
+        if config.lenient or check == EMPTY_RESPONSE:
+            found.append(Repair(check, f"{message}; scored anyway, every number is 0",
+                                source_name(source), None, None, None, "scored"))
+        else:
+            raise FormatError(f"{message}; pass --lenient to score it anyway",
+                              file=source_name(source), check=check)
+
+    if len(pairing.missing) == documents:
+        names = ", ".join(repr(d.name) for d in pairing.missing[:3])
+        more = f" and {documents - 3} more" if documents > 3 else ""
+        problem(DOCUMENTS, f"no key document is in the response (key documents {names}{more}; "
+                f"response documents: {_names(pairing.extra)}): documents are paired by "
+                "name and part", response)
+    elif identification.recall_den == 0:
+        problem(EMPTY_KEY, "the key holds no mention to score (every recall is 0/0): a file "
+                "without coreference annotation (a blind input?), another layer, or only "
+                "singletons that were removed", key)
+    elif identification.precision_den == 0:
+        problem(EMPTY_RESPONSE, "the response holds no mention (every precision is 0/0): the "
+                "system predicted nothing, or its clusters were not read", response)
+    return found
+
+
+def _names(documents: list[Any]) -> str:
+    shown = ", ".join(repr(d.name) for d in documents[:3])
+    return (shown + (f" and {len(documents) - 3} more" if len(documents) > 3 else "")) or "none"
 
 
 def alignment_settings(align: Any, profile: str | None, response_format: str | None,
@@ -190,12 +233,11 @@ def alignment_policy(align: Any) -> AlignmentPolicy | None:
                      f"not {align!r}")
 
 
-def _report(config: ScoreConfig, strategy: Any, totals: Totals, pairing: Any, repairs: list[Any],
-            key: Any, response: Any, read_options: Any, key_read_options: Any,
-            response_read_options: Any) -> ScoreReport:
+def _report(config: ScoreConfig, strategy: Any, counts: dict[str, Any], totals: Totals,
+            pairing: Any, repairs: list[Any], key: Any, response: Any, read_options: Any,
+            key_read_options: Any, response_read_options: Any) -> ScoreReport:
     from corefkit._version import __version__
 
-    counts = totals.finished(strategy)
     warnings = [*strategy.warnings(), *repairs, *totals.notes, *pairing_notes(pairing)]
     for name in config.computed():  # families that explain what they could not score
         notes = getattr(counts.get(name), "notes", None)

@@ -166,8 +166,9 @@ class Scorer:
         from corefkit.scoring.api import _report
 
         self._flush()
-        return _report(self.config, self._scorer.semantics, self._totals, Pairing(), [],
-                       SOURCE, SOURCE, None, None, None)
+        semantics = self._scorer.semantics
+        return _report(self.config, semantics, self._totals.finished(semantics), self._totals,
+                       Pairing(), [], SOURCE, SOURCE, None, None, None)
 
     # ------------------------------------------------------------------ internals
     def _clusters(self, clusters: Any, side: str, name: str) -> Clusters:

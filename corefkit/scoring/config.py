@@ -44,10 +44,12 @@ class ScoreConfig:
     jobs: int | None = None                  # None: chosen from the input size
     engine: str = "auto"
     scheduler: str | None = None             # a Dask scheduler address (engine "dask")
-    # key and response of different formats: each pair's words are compared (engine.same_words)
-    compare_words: bool = False
+    # what to do when a key document and its response hold different words and the run does
+    # not align: refuse, lenient (score by position, warned), or a registered policy
+    # (scoring/tokens.py)
+    tokens: str = "refuse"
     # responses re-expressed on the key's tokens before scoring (corefkit.alignment), with
-    # this policy; None: off
+    # this policy; None: off (then the token policy applies)
     align: AlignmentPolicy | None = None
     # response documents without names of their own are paired with the key's by their text
     pair_by_content: bool = False
@@ -95,6 +97,7 @@ class ScoreConfig:
                         f"{', '.join(refused)} cannot score split antecedents (no generalization "
                         "of Paun et al. 2023 is defined for it); pass --remove-split-antecedents "
                         "to score them as ordinary entities")
+        rest.setdefault("tokens", "lenient" if rest.get("lenient") else "refuse")
         options = dict(metric_options or {})
         if dominant_options is not None and "dominant" in names:
             options["dominant"] = dict(dominant_options)

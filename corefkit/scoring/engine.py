@@ -23,13 +23,15 @@ from typing import TYPE_CHECKING, Any
 
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document
-
-if TYPE_CHECKING:
-    from corefkit.alignment import Aligned, DocumentAlignment
+from corefkit.model.words import Words
 from corefkit.scoring.align import note
 from corefkit.scoring.config import ScoreConfig
 from corefkit.scoring.metrics import registry
 from corefkit.scoring.partition import contingency
+from corefkit.scoring.tokens import TokenCheck, document_words
+
+if TYPE_CHECKING:
+    from corefkit.alignment import Aligned, DocumentAlignment
 
 
 # ---------------------------------------------------------------------------- documents
@@ -45,8 +47,10 @@ class Reduced:
     doc: Any                                   # DocumentMentions, UDDocument, ... or None
     links: dict[str, Any] = field(default_factory=dict)
     repairs: list[Repair] = field(default_factory=list)
-    words: list[str] | None = None             # when the run compares words (other formats)
-    source: Document | None = None
+    words: Words | None = None                 # compared with the other side's (tokens.py)
+    line: int | None = None                    # where the document starts in its file
+    format: str | None = None                  # the format it was read from
+    source: Document | None = None             # the read document, when the run aligns
     pieces: list[str] = field(default_factory=list)
 
     @property
@@ -86,6 +90,7 @@ class DocumentScorer:
         self.labeler = config.labeler()
         self.labelled = config.labelled()
         self.links = config.links()
+        self.tokens = TokenCheck(config.tokens)
         computed = config.computed()
         self.partition = [registry.get(n) for n in computed
                           if registry.get(n).family == registry.PARTITION]
@@ -94,8 +99,8 @@ class DocumentScorer:
         """A read (and normalized) document, reduced by the run's semantics."""
         links = {name: spec.annotate(doc, cfg) for name, spec, cfg in self.links}
         repairs = [r for r in doc.repairs if not r.check.startswith("pass.")]
-        words = document_words(doc) if self.config.compare_words else None
-        return Reduced(self.semantics.reduce(doc, self.labeler), links, repairs, words)
+        return Reduced(self.semantics.reduce(doc, self.labeler), links, repairs,
+                       document_words(doc), doc.line, doc.source_format)
 
     def prepare(self, doc: Document, side: str) -> Reduced:
         """A read document as it waits to be paired: reduced, and kept whole when the run
@@ -128,12 +133,16 @@ class DocumentScorer:
         return reduced, found.report
 
     def score(self, key: Reduced, response: Reduced | None) -> DocumentCounts:
-        """The counts of one key document against its response (``None``: missing)."""
+        """The counts of one key document against its response (``None``: missing). With
+        ``--align`` the response is first re-expressed on the key's tokens; otherwise the
+        run's token policy decides what to do if their words differ (refuse, or score by
+        position with a warning)."""
+        notes: list[Repair] = []
         alignment = None
         if response is not None and self.config.align is not None:
             response, alignment = self._aligned(key, response)
         elif response is not None:
-            same_words(key, response)
+            response, notes = self.tokens.resolve(key, response)
         semantics = self.semantics
         found = semantics.align(key.doc, response.doc if response is not None else None)
         aligned = found.aligned
@@ -152,42 +161,12 @@ class DocumentScorer:
             counts[metric.name] = metric.compute(aligned, table, given, dict(counts)) \
                 if metric.with_counts else metric.compute(aligned, table, given)
         explanations = getattr(semantics, "explanations", None) or []
-        result = DocumentCounts(key.name, semantics.finish(counts), list(aligned.notes),
+        result = DocumentCounts(key.name, semantics.finish(counts), [*notes, *aligned.notes],
                                 aligned.key_repeats, aligned.response_repeats,
                                 list(explanations), alignment)
         if explanations:
             explanations.clear()
         return result
-
-
-def document_words(doc: Document) -> list[str] | None:
-    """A document's words (empty nodes left out: zeros are annotation, not text); None when
-    its format has none (CoNLL-2012 layouts without a word column)."""
-    from corefkit.converters.registry import plugin_for
-
-    known = plugin_for(doc.source_format).words_known
-    if known is not None and not known(doc):
-        return None
-    return [t.form for t in doc.tokens if not t.is_empty]
-
-
-def same_words(key: Reduced, response: Reduced) -> None:
-    """A :class:`FormatError` at the first word where a key document and its response differ
-    (when the run compares words: key and response of different formats)."""
-    a, b = key.words, response.words
-    if a is None or b is None or a == b:
-        return
-    for i, (k, r) in enumerate(zip(a, b)):
-        if k != r:
-            detail = f"word {i + 1} is {k!r} in the key but {r!r} in the response"
-            break
-    else:
-        detail = f"{len(a)} words in the key but {len(b)} in the response; " + (
-            f"the response ends before key word {len(b) + 1} ({a[len(b)]!r})" if len(a) > len(b)
-            else f"the response has extra words from word {len(a) + 1} ({b[len(a)]!r})")
-    raise FormatError(f"key and response are not aligned: document {key.name!r}: {detail}; "
-                      "mentions are paired by word position",
-                      file=getattr(response.doc, "file", None), check="score.misaligned")
 
 
 def score_document(key_doc: Document, response_doc: Document | None,
@@ -367,7 +346,8 @@ def side_options(config: ScoreConfig, side: str) -> dict[str, Any]:
 
 def documents_of(source: Any, format: str | None, options: dict[str, Any],
                  lenient: bool) -> Iterable[Document]:
-    """Documents from paths (read, strict unless ``lenient``) or given as documents."""
+    """Documents from paths (read, strict unless ``lenient``, through the validator's checks as
+    every command reads) or given as documents."""
     if isinstance(source, Document):
         return [source]
     from corefkit.scoring.shards import FileRange
@@ -377,11 +357,12 @@ def documents_of(source: Any, format: str | None, options: dict[str, Any],
         from corefkit.converters.registry import read_range
 
         return read_range(source.path, source.format, source.start, source.stop,
-                          line_at(source.path, source.start), lenient=lenient, **options)
+                          line_at(source.path, source.start), lenient=lenient, checks=True,
+                          **options)
     if is_paths(source):
         from corefkit.converters.registry import read
 
-        return read(source, format=format, lenient=lenient, **options)
+        return read(source, format=format, lenient=lenient, checks=True, **options)
     return source
 
 
@@ -467,8 +448,11 @@ def collector_paused() -> Iterator[Callable[[], None]]:
 
 
 def misaligned(doc: Reduced, what: str) -> FormatError:
-    return FormatError(f"key and response are not aligned: document {doc.name!r} {what}",
-                       file=getattr(doc.doc, "file", None), check="score.misaligned")
+    """A document only one side has, under semantics that require the same documents."""
+    return FormatError(f"key and response do not hold the same documents: document "
+                       f"{doc.name!r} {what}",
+                       file=getattr(doc.doc if doc.doc is not None else doc.source, "file", None),
+                       line=doc.line, check="pair.documents")
 
 
 def pairing_notes(pairing: Pairing) -> list[Repair]:

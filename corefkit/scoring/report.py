@@ -11,6 +11,7 @@ import csv
 import io
 import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -184,6 +185,9 @@ class ScoreReport:
         if all(n in self.metrics for n in CONLL_PARTS):
             values["conll_score"] = sum((self.metrics[n].f1 for n in CONLL_PARTS),
                                         Fraction(0)) / 3 * 100
+        elif "conll" in self.metrics and self.metrics["conll"].f1 is not None:
+            # asked for alone: its components were computed but are not reported
+            values["conll_score"] = Fraction(self.metrics["conll"].f1) * 100
         if exact:
             return {k: Fraction(v) for k, v in values.items()}
         return {k: float(v) for k, v in values.items()}
@@ -229,6 +233,12 @@ class ScoreReport:
         return buffer.getvalue()
 
     # ------------------------------------------------------------------ reference text
+    def without_reference(self) -> list[str]:
+        """The metrics reported that the reference scorer prints no block for (``mentions``,
+        ``conll``, ``dominant``, ...): :meth:`to_reference` leaves them out."""
+        return [n for n, m in self.metrics.items()
+                if n in ("mentions", "conll") or not isinstance(m.counts, (Counts, BlancCounts))]
+
     def to_reference(self) -> str:
         """The reference scorer's ``TOTALS`` block(s), byte for byte.
 
@@ -237,8 +247,7 @@ class ScoreReport:
         ``scorer.pl all`` does. ``mentions``, ``conll`` and ``dominant`` have no block of
         their own in the reference scorer and are left out.
         """
-        blocks = [(n, m) for n, m in self.metrics.items()
-                  if n not in ("mentions", "conll") and isinstance(m.counts, (Counts, BlancCounts))]
+        blocks = [(n, m) for n, m in self.metrics.items() if n not in self.without_reference()]
         out = []
         for name, m in blocks:
             if len(blocks) > 1:
@@ -309,10 +318,21 @@ def _table_rows(metrics: dict[str, MetricResult], doubles: bool = False) -> list
 
 
 def _short(value: int | Fraction) -> str:
+    """A count of the table: integers exactly; other values as their exact decimal when it
+    has at most :data:`EXACT_PLACES` places (``4.5``), else rounded to two places and marked
+    ``~`` (``~23390.46``: B³ and LEA numerators are sums of fractions); JSON and CSV keep the
+    exact fraction."""
     value = Fraction(value)
     if value.denominator == 1:
         return str(value.numerator)
-    return f"{float(value):.4g}"
+    scaled = value * 10 ** EXACT_PLACES
+    if scaled.denominator == 1:
+        return str(Decimal(scaled.numerator).scaleb(-EXACT_PLACES).normalize())
+    rounded = round(value * 100)  # half to even, exactly
+    return "~" + str(Decimal(rounded).scaleb(-2))
+
+
+EXACT_PLACES = 4
 
 
 # ---------------------------------------------------------------------------- Perl style

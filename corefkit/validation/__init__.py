@@ -12,7 +12,8 @@ Every format plugs in the same way (see :mod:`corefkit.checks.plugins`): its rea
 repairs and rejections become findings under their check ids, the model checks run on every
 document, and a format module adds the checks of its own.
 
-The package imports the modules that register its checks (model, file and pair checks) here,
+The package imports the modules that register its checks (the model checks of
+:mod:`corefkit.checks.model`, file and pair checks) here,
 so that whichever of its modules a caller imports, the check registry holds them;
 :mod:`corefkit.validation.catalog` adds the formats' checks before every lookup. The command
 line imports this package only when ``corefkit validate`` runs.
@@ -23,7 +24,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from corefkit.validation import engine, model, pair  # noqa: F401  (they register checks)
+from corefkit.checks import model  # noqa: F401  (the model checks register themselves)
+from corefkit.validation import engine, pair  # noqa: F401  (they register checks)
 
 _EXPORTS = {
     "ERROR": "corefkit.checks.registry", "WARNING": "corefkit.checks.registry",

@@ -2,10 +2,10 @@
 
 The registry (:mod:`corefkit.checks.registry`) holds what has been registered; checks are
 registered by the modules that define them, when imported: each format's ``checks`` module
-(:func:`corefkit.converters.registry.load_format_checks` imports them all) and this package's
-:mod:`~corefkit.validation.model`, :mod:`~corefkit.validation.engine` and
-:mod:`~corefkit.validation.pair`, which the package's ``__init__`` imports before any of its
-modules can be used. The lookups here are the ones that must see every check: the engine's,
+(:func:`corefkit.converters.registry.load_format_checks` imports them all), the model
+checks (:mod:`corefkit.checks.model`) and this package's :mod:`~corefkit.validation.engine`
+and :mod:`~corefkit.validation.pair`, which the package's ``__init__`` imports (the engine
+imports the model checks) before any of its modules can be used. The lookups here are the ones that must see every check: the engine's,
 ``corefkit validate --list-checks`` and the public :func:`corefkit.validation.all_checks`.
 """
 

@@ -45,7 +45,7 @@ from corefkit.errors import CorefkitError, FormatError, Repair, UsageError
 from corefkit.model import Document
 from corefkit.model.storage import TOO_LARGE
 from corefkit.validation.catalog import expand_patterns, get_check
-from corefkit.validation.model import ModelChecks
+from corefkit.checks.model import ModelChecks
 
 UNREADABLE = "file.unreadable"
 UNKNOWN_FORMAT = "file.unknown-format"

@@ -15,13 +15,16 @@ from typing import Any
 
 from corefkit.checks.plugins import FormatPlugin, Incident
 from corefkit.checks.registry import ERROR, WARNING, Check, Finding, register
-from corefkit.model import Document
+from corefkit.errors import counted
+from corefkit.model import IDENTITY, Document
 from corefkit.validation.engine import Run, ValidationResult, iterate
 
 DOCUMENTS = "pair.documents"
 SENTENCES = "pair.sentences"
 SENTENCE_BOUNDARIES = "pair.sentence-boundaries"
 TOKENS = "pair.tokens"
+EMPTY_KEY = "pair.empty-key"
+EMPTY_RESPONSE = "pair.empty-response"
 
 register(
     Check(DOCUMENTS, 1, ERROR,
@@ -39,6 +42,12 @@ register(
           "a key document and its response have different words (forms compared in order, "
           "empty nodes excluded): mentions are paired by position, so they cannot be aligned",
           origin="pair"),
+    Check(EMPTY_KEY, 1, ERROR,
+          "the key holds no mention at all: every recall is 0/0 and every score 0 (a blind "
+          "file without coreference annotation, or the wrong layer?)", origin="pair"),
+    Check(EMPTY_RESPONSE, 1, WARNING,
+          "the response holds no mention at all: every precision is 0/0 and every score 0 (the "
+          "system predicted nothing, or its clusters were not read)", origin="pair"),
 )
 
 NO_PLUGIN = FormatPlugin("")
@@ -58,6 +67,7 @@ class _Side:
     sentence_words: list[int]         # words per sentence
     sentence_lines: list[int | None]  # first line of each sentence, where the reader knows it
     words_known: bool
+    mentions: int = 0                 # identity mentions
 
     @classmethod
     def of(cls, doc: Document, plugin: FormatPlugin, file: str) -> _Side:
@@ -74,8 +84,9 @@ class _Side:
         known = plugin.words_known(doc) if plugin.words_known is not None else True
         lines = [s.attrs.get("line") if isinstance(s.attrs.get("line"), int) else None
                  for s in doc.sentences]
+        mentions = sum(doc.size(e) for e in doc.entities_in(IDENTITY))
         return cls(doc.name, doc.file or file, doc.line, plugin, words, word_sentence,
-                   [s.sent_id for s in doc.sentences], per_sentence, lines, known)
+                   [s.sent_id for s in doc.sentences], per_sentence, lines, known, mentions)
 
     def sentence_label(self, index: int) -> str | None:
         if 0 <= index < len(self.sentence_ids):
@@ -175,6 +186,12 @@ def compare(keys: list[_Side], responses: list[_Side]) -> list[Incident]:
         if response is not None:
             incidents.extend(_sentences(key, response))
             incidents.extend(_words(key, response))
+    for sides, check, what in ((keys, EMPTY_KEY, "key"), (responses, EMPTY_RESPONSE, "response")):
+        if sides and not any(side.mentions for side in sides):
+            incidents.append(Incident(check, f"the {what} holds no mention in any of its "
+                                      f"{len(sides)} document{'' if len(sides) == 1 else 's'}: "
+                                      "every score would be 0", sides[0].line, None,
+                                      sides[0].file, sides[0].name))
     return incidents
 
 
@@ -194,19 +211,20 @@ def _sentences(key: _Side, response: _Side) -> list[Incident]:
         if n != m:
             missing = key.sentence_ids[m] if n > m else response.sentence_ids[n]
             side = "response" if n > m else "key"
-            return [at(min(n, m), SENTENCES, f"the key has {n} sentences and the response {m}; "
+            return [at(min(n, m), SENTENCES, f"the key has {counted(n, 'sentence')} and the "
+                                             f"response {m}; "
                                              f"the first the {side} lacks is {missing!r}")]
         return []
     if len(key.words) != len(response.words):
         return []  # the word comparison names the first difference
     for i, (k, r) in enumerate(zip(key.sentence_words, response.sentence_words)):
         if k != r:
-            return [at(i, SENTENCE_BOUNDARIES, f"sentence {i + 1} has {k} words in the key and "
-                                               f"{r} in the response")]
+            return [at(i, SENTENCE_BOUNDARIES, f"sentence {i + 1} has {counted(k, 'word')} in the "
+                                               f"key and {r} in the response")]
     n, m = len(key.sentence_words), len(response.sentence_words)
     if n != m:
         return [at(min(n, m), SENTENCE_BOUNDARIES,
-                   f"the key has {n} sentences and the response {m}")]
+                   f"the key has {counted(n, 'sentence')} and the response {m}")]
     return []
 
 
@@ -227,5 +245,5 @@ def _words(key: _Side, response: _Side) -> list[Incident]:
         else:
             what = f"; the response has extra words from word {n + 1}" + (
                 f" ({response.words[n]!r})" if response.words_known else "")
-        return [at(min(n, m), f"the key has {n} words and the response {m}{what}")]
+        return [at(min(n, m), f"the key has {counted(n, 'word')} and the response {m}{what}")]
     return []

@@ -203,4 +203,4 @@ def test_summary_totals_and_json():
     totals = summary.totals()
     assert totals["documents"] == 1 and totals["tokens_merged"] == 1
     assert summary.to_json()["documents"][0]["mode"] == "characters"
-    assert "1 response tokens merged" in "\n".join(summary.lines())
+    assert "1 response token merged" in "\n".join(summary.lines())

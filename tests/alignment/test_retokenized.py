@@ -133,8 +133,9 @@ def test_without_align_a_retokenized_response_is_refused():
     key = next(read(GUM / "GENTLE_poetry_death.conllu"))
     response = retokenized(key, 1, split=0.3, merge=0.0, trimmable_edges=False,
                            keep_empty=True)
-    with pytest.raises(FormatError, match="not aligned"):
+    with pytest.raises(FormatError, match="words differ") as caught:  # issue 22: pair.tokens
         score([key], [response], "muc", align=False)
+    assert caught.value.check == "pair.tokens" and "--align" in caught.value.message
 
 
 def test_aligned_runs_give_the_same_counts_in_processes(tmp_path):

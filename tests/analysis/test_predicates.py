@@ -222,7 +222,7 @@ def test_rule_file_errors_name_the_file(tmp_path):
         load_rules(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    with pytest.raises(UsageError, match="bad.json: not valid JSON"):
+    with pytest.raises(UsageError, match=r"bad.json:1:2: not valid JSON"):  # located
         load_rules(bad)
 
 

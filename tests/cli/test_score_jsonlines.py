@@ -72,14 +72,17 @@ def test_a_response_with_other_words_names_the_first_one(capsys, tmp_path):
     err = capsys.readouterr().err
     assert code == 1 and len(err.strip().splitlines()) == 1
     assert f"word {offset} is " in err and "but 'XYZ' in the response" in err
-    assert "(score.misaligned)" in err and "105_persuasion_brat" in err
+    assert "(pair.tokens)" in err and "105_persuasion_brat" in err  # validate --pair's id
     code = main(["validate", str(key), str(response), "--pair"])
     out = capsys.readouterr().out
     assert code == 1 and f"{response}:1: [ERROR] pair.tokens: word {offset} is " in out
-    # a missing document pairs nothing: the key counts as missed, with a warning
+    # a response of other documents only pairs nothing: refused (issue 22: it scored 0.00,
+    # exit 0); --lenient scores the key as missed, with a warning
     record["doc_key"] = "other_0"
     response.write_text(json.dumps(record) + "\n")
     code = main(["score", str(key), str(response), "-m", "muc"])
+    assert code == 1 and "(pair.documents)" in capsys.readouterr().err
+    code = main(["score", str(key), str(response), "-m", "muc", "--lenient"])
     assert code == 0 and "missing from the response" in capsys.readouterr().err
 
 

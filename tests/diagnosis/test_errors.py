@@ -312,7 +312,9 @@ def test_codi_crac_pair_with_split_antecedents(ami):
 
 def test_reference_pairs_on_real_data():
     for name in ("ontogum", "litbank"):
-        report = corefkit.analyze(REAL / name / "key.conll", REAL / name / "response-mild.conll")
+        # lenient: the perturbed responses repeat spans in two entities
+        report = corefkit.analyze(REAL / name / "key.conll", REAL / name / "response-mild.conll",
+                                  lenient=True)
         assert report.documents > 5 and sum(report.counts.values()) > 100
         assert_costs(report)
 
@@ -379,6 +381,6 @@ def test_cli_refuses_bad_input_in_one_line(capsys, tmp_path: Path):
     gum = CORPORA / "gum/dep"
     code, _, err = run(capsys, "analyze", gum / "GUM_bio_byron.conllu",
                        gum / "GUM_bio_bernoulli.conllu", "-q")
-    assert code == 1 and len(err.strip().splitlines()) == 1 and "score.misaligned" in err
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "(pair.documents)" in err
     code, _, err = run(capsys, "analyze", source, source, "--match", "nonsense")
     assert code == 2 and "Traceback" not in err

@@ -56,7 +56,10 @@ def split_mentions(text: str, every: int, limit: int | None = None, column: int 
     lines = []
     for line in text.split("\n"):
         cells = line.split("\t")
-        if len(cells) >= 4 and not line.startswith("#") and "(" in cells[column]:
+        # (not on a node with a Bridge or SplitAnte statement, which names the mention's
+        # entity: a new entity there is a malformed file, corefud.misplaced-*-statement)
+        if len(cells) >= 4 and not line.startswith("#") and "(" in cells[column] \
+                and "Bridge=" not in cells[column] and "SplitAnte=" not in cells[column]:
             cells[column] = SINGLE.sub(fresh, cells[column])
         lines.append("\t".join(cells))
     assert seen[1], "the perturbation changed nothing"

@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 
 import corefkit
-from corefkit.errors import UsageError
+from corefkit.errors import FormatError, UsageError
 from corefkit.evaluation.task import run_task
 from corefkit.evaluation.task.datasets import register_submission_check, SUBMISSION_CHECKS
 from corefkit.evaluation.task.spec import dataset_name, load_task
+from corefkit.evaluation.task.submission import excluded_checks
 from corefkit.schemas import DIRECTORY as SCHEMAS
 from tests.conftest import ROOT, SHARED
 
@@ -57,12 +58,14 @@ def test_the_demo_ranks_every_valid_submission(board):
 
 
 def test_dataset_values_are_corefkit_score_and_the_macro_is_their_mean(board, demo):
+    task = load_task(demo / "task.toml")
     for entry in board.entries:
         for dataset, result in entry.results.items():
             if result.missing:
                 continue
             gold = demo / "gold" / f"{dataset}-test.conllu"
-            report = corefkit.score(gold, result.path, profile="crac26", jobs=1)
+            with excluded_checks(task):  # read as the task reads: its exclusions left out
+                report = corefkit.score(gold, result.path, profile="crac26", jobs=1)
             assert result.values["conll"] == report.metrics["conll"].f1
             assert result.values["zero"] == report.metrics["zero"].f1
         mean = sum((r.values["conll"] for r in entry.results.values()), Fraction(0)) / 4
@@ -73,9 +76,12 @@ def test_variants_rescore_with_the_overrides(board, demo):
     entry = board.entry("team-heavy")
     gold = demo / "gold" / "hu_korkor-corefud-test.conllu"
     result = entry.results["hu_korkor-corefud"]
-    partial = corefkit.score(gold, result.path, profile="crac26", match="partial", jobs=1)
-    singletons = corefkit.score(gold, result.path, profile="crac26", remove_singletons=False,
-                                jobs=1)
+    with pytest.raises(FormatError, match="corefud.edeps-only-sometimes"):
+        corefkit.score(gold, result.path, profile="crac26", jobs=1)  # strict: the UD error
+    with excluded_checks(load_task(demo / "task.toml")):  # the task's [validation] exclude
+        partial = corefkit.score(gold, result.path, profile="crac26", match="partial", jobs=1)
+        singletons = corefkit.score(gold, result.path, profile="crac26", remove_singletons=False,
+                                    jobs=1)
     assert result.values["partial"] == partial.metrics["conll"].f1
     assert result.values["singletons"] == singletons.metrics["conll"].f1
     assert set(entry.variants) == {"partial", "exact", "singletons", "zero"}

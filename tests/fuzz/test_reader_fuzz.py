@@ -23,50 +23,33 @@ Properties, for every mutated file FILE (``check``):
    and no other line that does not start with ``corefkit:``; it names the file (for MMAX2: a
    file of the project) and, for the line-based formats (CoNLL-2012, CoNLL-U, CoNLL-UA), a
    line: ``corefkit: error: FILE:LINE: ...``.
-3. **Strict reading and ``validate`` agree.** The refusal rule, from
-   ``corefkit/converters/registry.py: read/_strict``, ``corefkit/checks/registry.py:
-   Check.refused`` and ``corefkit/validation/engine.py``:
+3. **Strict reading and ``validate`` agree** (issue 22: one list of checks with one severity
+   drives every command). ``corefkit validate FILE`` reads leniently and reports every
+   incident; a *refused finding* is any error finding: a *rejection* (the reader raised a
+   ``FormatError`` and stopped; the message ends in "reading of this file stopped here ...")
+   or a finding whose check's severity is error (``Check.refused``), reported by the reader
+   or by the validator's own checks, which every command runs on what it reads
+   (``corefkit/converters/gate.py``). Warnings are never refused. Then:
 
-   * ``corefkit validate FILE`` reads leniently and reports every incident. A *refused
-     finding* is an error finding that is either a *rejection* (the reader raised a
-     ``FormatError`` and stopped; the message ends in "reading of this file stopped
-     here ..."; always an error, always reported whatever ``--level``, whatever the check's
-     registered severity) or whose check is refused: ``Check.refused`` is ``malformed`` when
-     the check sets it, else "a level-1 error". Unregistered ids are refused only as
-     rejections (``checks.unregistered``). The file-level findings ``file.no-documents``,
-     ``file.unknown-format`` and ``file.unreadable`` are level-1 errors, hence refused.
-     Warnings are never refused;
    * strict ``corefkit convert FILE OUT`` exits 1 **if and only if** ``validate`` has a
      refused finding, and its error line names the check of one of them (a reader that
      rejects a document leaves the repairs it made before on the error, ``exc.repairs``, and
-     ``validate`` reports them: strict reading may have stopped at one of them). Hence:
-     ``convert`` exits 0 ⇒ ``validate --level 1`` finds no error of a refused check; such an
-     error ⇒ ``convert`` exits 1 (``--level 1`` shows a subset of the level-3 findings checked
-     here);
-   * refused beyond level 1 (``malformed=True``, ``REFUSED_DEEPER``): ``lcc.span-outside-text``,
-     ``mmax2.bad-span``, ``mmax2.bad-markable`` and ``mmax2.duplicate-markable-id`` (level 2),
-     ``corefud.splitante-unknown-entity``, ``corefud.bridge-unknown-entity`` and
-     ``mmax2.dangling-pointer`` (level 3). ``convert`` refuses them, ``validate --level 1`` does
-     not show them: it can exit 0 for a file ``convert`` refuses through one of them;
-   * not refused although errors: level-2/3 errors (CorefUD etype, attribute and UD
-     conventions, ``mention.same-span``, ``ua.bad-min``, ...) and the level-1 errors a check
-     marks ``malformed=False``: CorefUD's UD-validator format tests (``non-unix-newline``,
-     ``byte-order-mark``, ``empty-sentence``, the white-space, ``empty-column``, NFC and U+FFFD
-     tests): ``validate`` exits 1, ``convert`` reads the file, as the official scorers do;
+     ``validate`` reports them: strict reading may have stopped at one of them);
    * ``corefkit convert FILE OUT --lenient`` exits 0 when no refused finding is a rejection:
-     it repairs instead of refusing; it exits 1 naming a rejected check otherwise, except
-     for ``file.no-documents`` (written as an empty output).
-4. **``score`` agrees.** ``corefkit score FILE FILE`` exits 1 exactly when strict ``convert``
-   does, naming the same check.
+     it repairs (or, for the validator's checks, reads as it stands) instead of refusing,
+     with a warning; it exits 1 naming a rejected check otherwise, except for
+     ``file.no-documents`` (written as an empty output).
+4. **``score`` and ``stats`` agree.** ``corefkit score FILE FILE`` and ``corefkit stats FILE``
+   exit 1 exactly when strict ``convert`` does, naming the same check.
 5. **What ``convert`` writes reads back**: when strict ``convert`` exits 0 (the output in
-   the input's format), ``validate`` finds no refused error in the output.
+   the input's format), ``validate`` finds no error in the output.
 
 ``COREFKIT_FUZZ_SCALE`` multiplies the number of examples (1800 in all: about 30 s of CPU,
 30-80 s on a shared machine); ``benchmarks/fuzz_readers.py`` runs the same properties for
 many more examples outside the test suite. The failures found are kept as explicit examples (``@example``) and plain tests,
-each a bug fixed; those of the CorefUD validator's UD format checks (first ``xfail`` tests,
-fixed with ``malformed=False``) are the tests at the end, and ``COREFUD_KNOWN`` names their
-checks for the fuzz test to leave out while such a bug is open.
+each a bug fixed; those of the CorefUD validator's UD format checks (reported by ``validate``,
+accepted by strict reading, until every command ran the validator's checks) are the tests at
+the end.
 """
 
 from __future__ import annotations
@@ -94,12 +77,6 @@ from corefkit.validation.engine import STOPPED
 from tests.conftest import CORPORA
 
 LINE_BASED = ("conll2012", "corefud", "ua-exploded")
-# the checks strict reading refuses although their level is 2 or 3 (Check.malformed=True)
-REFUSED_DEEPER = frozenset({
-    "lcc.span-outside-text", "corefud.splitante-unknown-entity",
-    "corefud.bridge-unknown-entity", "mmax2.dangling-pointer", "mmax2.bad-markable",
-    "mmax2.duplicate-markable-id", "mmax2.bad-span",
-})
 
 # what strict reading said of each example, (format, check id or "read"), when a caller
 # (benchmarks/fuzz_readers.py) sets it to a Counter
@@ -638,13 +615,13 @@ def cli(*args: object) -> Outcome:
 
 
 def refused(finding: dict) -> bool:
-    """A finding that strict reading refuses (see the module docstring)."""
+    """A finding that strict reading refuses (see the module docstring): every error."""
     if finding["severity"] != "error":
         return False
     if finding["message"].endswith(STOPPED):
         return True
     check = get_check(finding["check"])
-    return check is not None and check.refused
+    return check is None or check.refused
 
 
 def rejection(finding: dict) -> bool:
@@ -725,11 +702,12 @@ def _check(root: Path, files: dict[str, bytes], sample: Sample,
                if refused(f) and f["check"] not in ignored]
         assert not bad, "convert wrote a file that strict reading refuses:\n" + "\n".join(bad)
 
-    scored = cli("score", path, path)
-    sane(scored, "score", path, data, fmt)
-    assert scored.code == strict.code, (f"convert exit {strict.code}: {strict.err}\n"
-                                        f"score exit {scored.code}: {scored.err}")
-    assert scored.check == strict.check, (strict.err, scored.err)
+    for command in (("score", path, path), ("stats", path)):
+        ran = cli(*command)
+        sane(ran, command[0], path, data, fmt)
+        assert ran.code == strict.code, (f"convert exit {strict.code}: {strict.err}\n"
+                                         f"{command[0]} exit {ran.code}: {ran.err}")
+        assert ran.check == strict.check, (strict.err, ran.err)
 
     if strict.code == 1:
         lenient = cli("convert", path, *_target(root, sample, "lenient"), "--lenient")
@@ -766,14 +744,11 @@ def test_samples_are_sound():
 
 
 def test_the_refusal_rule_of_the_docstring():
-    """The checks refused beyond level 1, and the level-1 errors not refused, are the ones the
-    module docstring names (the rule is stated there; this keeps it true)."""
+    """Every error is refused, whatever its level; no warning is (the rule is stated in the
+    module docstring; this keeps it true)."""
     from corefkit.validation.catalog import all_checks
 
-    ours = [c for c in all_checks() if c.format in (None, *KIND)]  # the formats fuzzed here
-    assert {c.id for c in ours if c.refused and c.level > 1} == REFUSED_DEEPER
-    kept = {c.id for c in ours if c.level == 1 and c.severity == "error" and not c.refused}
-    assert {c for c in kept if not c.startswith("corefud.")} == set()
+    assert all(c.refused == (c.severity == "error") for c in all_checks())
 
 
 @fuzz(400)
@@ -785,7 +760,7 @@ def test_conll2012(sample, operations):
 @fuzz(400)
 @given(sample=st.sampled_from(sample_names("corefud")), operations=ops("corefud"))
 def test_corefud(sample, operations):
-    check(sample, operations, ignored=COREFUD_KNOWN)
+    check(sample, operations)
 
 
 @fuzz(400)
@@ -900,11 +875,9 @@ def test_mmax2_regressions(case):
 
 
 # ============================================================================ CorefUD
-# Found by the fuzz test: the CorefUD validator registers these UD format checks as level-1
-# errors, but the reader does not see them and strict reading accepts the file. They are now
-# marked malformed=False (checks.py's _ud, like corefud.non-unix-newline): validate reports
-# them, strict reading does not refuse them, and the two agree. The fuzz test leaves them out
-# (COREFUD_KNOWN).
+# Found by the fuzz test: the CorefUD validator's UD format checks are errors, but the reader
+# does not see them, so strict reading accepted what validate refused. Every command now runs
+# the validator's checks on what it reads: each is refused, with its id.
 def _edit_field(sample_name: str, line: str, column: int, value: str) -> dict[str, bytes]:
     """The sample with field ``column`` of its first token line matching ``line`` set."""
     sample = samples()[sample_name]
@@ -928,14 +901,17 @@ COREFUD_CASES = [
     ("corefud.invalid-utf", "gum-poetry", r"1\t", FORM, "Bec\ufffduse"),
     ("corefud.invalid-whitespace-mwt", "gum-asylum", r"\d+-\d+\t", FORM, "world 's"),
 ]
-COREFUD_KNOWN = frozenset(case[0] for case in COREFUD_CASES)
 
 
 @pytest.mark.parametrize("case", COREFUD_CASES, ids=[c[0] for c in COREFUD_CASES])
 def test_corefud_ud_format_checks_agree_with_strict_reading(case):
     check_id, sample_name, line, column, value = case
     files = _edit_field(sample_name, line, column, value)
-    check_files(files, samples()[sample_name], COREFUD_KNOWN - {check_id})
+    check_files(files, samples()[sample_name])
+    with tempfile.TemporaryDirectory() as tmp:
+        _write(Path(tmp), files)
+        path = Path(tmp) / samples()[sample_name].main
+        assert cli("stats", path).check == check_id
 
 
 def test_the_corefud_cases_are_what_validate_reports():

@@ -289,7 +289,7 @@ def test_ranking_files_by_path_and_their_errors(tmp_path):
         load_ranking("nosuch")
     broken = tmp_path / "broken.json"
     broken.write_text("{\n  nope")
-    with pytest.raises(UsageError, match=r"broken.json:2:3: the ranking file is not valid JSON"):
+    with pytest.raises(UsageError, match=r"broken.json:2:3: not valid JSON: .*; a ranking file"):
         load_ranking(str(broken))
 
 

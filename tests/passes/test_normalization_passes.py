@@ -10,7 +10,7 @@ import pytest
 
 import corefkit
 from corefkit.cli.main import main
-from corefkit.errors import UsageError
+from corefkit.errors import UsageError, counted
 from corefkit.passes import all_passes, apply_passes
 from corefkit.validation import validate
 from tests.conftest import CORPORA
@@ -108,8 +108,11 @@ def test_merge_same_span_on_the_acl_anthology(name, across, within):
     assert len(out.mentions) == len(doc.mentions) - across - within
     repair = out.repairs[-1]
     assert repair.check == "pass.merge-same-span"
-    assert (f"{across} mentions repeated a span of another entity" in repair.message) == bool(across)
-    assert (f"{within} mentions repeated a span of their own entity" in repair.message) == bool(within)
+    # (in number since issue 22: "1 mention repeated a span of its own entity")
+    assert (f"{counted(across, 'mention')} repeated a span of another entity"
+            in repair.message) == bool(across)
+    assert (f"{counted(within, 'mention')} repeated a span of "
+            f"{'its' if within == 1 else 'their'} own entity" in repair.message) == bool(within)
     # scoring the result against itself removes no repeat any more
     assert corefkit.score([out], [out]).repeated_response_mentions == 0
 

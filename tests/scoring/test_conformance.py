@@ -43,8 +43,10 @@ def reports():
     def run(case):
         key = (case["key"], case["response"])
         if key not in cache:
+            # lenient: the suites' responses change and drop words on purpose (scored by
+            # position, as the peers score them) and repeat mentions (TC-A-7, TC-A-8)
             cache[key] = corefkit.score(CONFORMANCE / case["key"], CONFORMANCE / case["response"],
-                                        format="conll2012")
+                                        format="conll2012", lenient=True)
         return cache[key]
 
     return run
@@ -92,7 +94,7 @@ def test_reference_counts(case, reports):
 def test_repeated_mentions_are_removed_and_reported():
     """TC-A-8: one response mention repeated in a second entity; the reference removes it."""
     data = CONFORMANCE / "data/reference-coreference-scorers/DataFiles"
-    report = corefkit.score(data / "TC-A.key", data / "TC-A-8.response")
+    report = corefkit.score(data / "TC-A.key", data / "TC-A-8.response", lenient=True)
     assert report.repeated_response_mentions == 1
     assert report.metrics["bcub"].recall == Fraction(5, 9)
     assert report.metrics["bcub"].precision == Fraction(17, 42)
@@ -104,15 +106,16 @@ def test_repeat_counter_does_not_leak_across_documents():
     document and scores anyway (DISAGREEMENTS.md item 9)."""
     data = CONFORMANCE / "data/reference-coreference-scorers/DataFiles"
     key = list(corefkit.read(data / "TC-A.key"))
-    response = list(corefkit.read(data / "TC-A-9.response"))
+    response = list(corefkit.read(data / "TC-A-9.response", lenient=True))  # repeats, on purpose
     copies_key, copies_response = [], []
     for i in range(12):
         for doc, out in ((key[0], copies_key), (response[0], copies_response)):
             clone = doc.copy()
             clone.id = f"copy{i}"
             out.append(clone)
-    report = corefkit.score(copies_key, copies_response)
-    single = corefkit.score(key, response)
+    # lenient: TC-A-9's words differ from the key's and its mentions repeat, on purpose
+    report = corefkit.score(copies_key, copies_response, lenient=True)
+    single = corefkit.score(key, response, lenient=True)
     assert report.repeated_response_mentions == 12 * single.repeated_response_mentions >= 12
     for metric in ("muc", "bcub", "ceafm", "ceafe", "lea"):
         assert report.metrics[metric].f1 == single.metrics[metric].f1
@@ -137,7 +140,8 @@ def test_repeated_extents_the_key_lacks_count_as_the_reference_counts_them(respo
     (the reference removes repeats of key extents only: b, h); BLANC merges identical links.
     Expected counts: the reference scorer's output (bcub 4.33333333333333 = 13/3, ceafe 2.3)."""
     report = corefkit.score(REPEATS / "repeated-extents.key.conll",
-                            REPEATS / f"repeated-extents.{response}.conll", "all")
+                            REPEATS / f"repeated-extents.{response}.conll", "all",
+                            lenient=True)  # repeated mentions: refused unless lenient
 
     def counts(c):
         return tuple(Fraction(x) for x in (c.recall_num, c.recall_den, c.precision_num,
@@ -168,7 +172,8 @@ def test_a_key_extent_in_two_response_entities_stays_in_the_one_the_reference_re
     ("(2)" on line 1) comes before entity 1, keeps the extent, and entity 1 loses it; within an
     entity, mentions are in the order they close. Found by benchmarks/differential.py on GUM."""
     report = corefkit.score(REPEATS / "entity-order.key.conll",
-                            REPEATS / "entity-order.response.conll", "all")
+                            REPEATS / "entity-order.response.conll", "all",
+                            lenient=True)  # a repeated mention: refused unless lenient
     assert report.repeated_response_mentions == 1
     for metric, expected in PERL_ENTITY_ORDER.items():
         if metric == "blanc":

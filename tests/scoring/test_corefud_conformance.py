@@ -40,8 +40,10 @@ def test_suites_are_complete():
 def score_case(case: dict) -> corefkit.scoring.report.ScoreReport:
     options = case["options"]
     assert options["format"] == "corefud"
+    # lenient: the CorefUD scorer's test files have no syntax (UPOS, HEAD and DEPREL '_', which
+    # the UD validator refuses) and some repeat mentions on purpose
     return corefkit.score(
-        CONFORMANCE / case["key"], CONFORMANCE / case["response"],
+        CONFORMANCE / case["key"], CONFORMANCE / case["response"], lenient=True,
         match=MATCH[options["match"]],
         remove_singletons=not options["keep_singletons"],
         keep_zeros=options["keep_zeros"],

@@ -11,7 +11,7 @@ import pytest
 
 from corefkit.model import Document, Token
 from corefkit.validation import all_checks, validate
-from corefkit.validation.model import MODEL_CHECKS
+from corefkit.checks.model import MODEL_CHECKS
 from tests.validation.helpers import VALIDATION
 
 

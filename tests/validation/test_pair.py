@@ -90,6 +90,8 @@ def test_documents_in_memory_and_filters():
     key, response = Document("d"), Document("d")
     key.add_sentence("a b c".split())
     response.add_sentence("a b d".split())
+    for doc in (key, response):  # a mention each (a side without any is pair.empty-*)
+        doc.add_mention(range(0, 1), doc.new_entity())
     assert [f.check for f in validate_pair([key], [response])] == ["pair.tokens"]
     assert list(validate_pair([key], [response], exclude=["pair.*"])) == []
 

@@ -52,7 +52,7 @@ from corefkit.converters.offsets import (
     place,
     tokenize,
 )
-from corefkit.errors import FormatError, Repair
+from corefkit.errors import FormatError, Repair, counted
 from corefkit.model import Document, Entity, Mention
 
 LABEL_RE = re.compile(r"^\S+-\d+$")
@@ -241,7 +241,7 @@ class _Builder:
             shown = ", ".join(repr(label) for label in labels)
             self.reader.repair("brat.same-span-labels", records[0].line,
                                f"the same span carries the labels {shown}: a mention of "
-                               f"{len(labels)} chains; kept one mention in each")
+                               f"{counted(len(labels), 'chain')}; kept one mention in each")
         attrs = type_attributes(types[0].type) if types else {}
         line = (types or records)[0].line
         chains = list(labels.items()) or [("", records[0])]

@@ -28,6 +28,7 @@ from corefkit.converters.io import iter_line_chunks
 from corefkit.converters.same_span import SpanOwners
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Entity, Sentence, Token
+from corefkit.model.words import TokenLines, Words
 
 BEGIN_RE = re.compile(r"^#\s*begin document\b(.*)$")
 END_RE = re.compile(r"^#\s*end document\b")
@@ -211,8 +212,20 @@ class _DocumentBuilder:
         def columns() -> list[list[str]]:  # every column but the coreference one, per line
             return split if split is not None else [text.split("\t")[:-1] for text in texts]
 
+        def words() -> Words:  # what scoring compares, without building tokens
+            starts = [start for start, _ in bounds]
+            if split is None and min(distinct) >= 5:
+                # the token lines are the signature (lines equal but for their coreference
+                # cell have equal forms); the forms (4th column) are split out only if needed
+                return Words(len(texts), lambda: list(map(itemgetter(3), map(
+                    str.split, texts, repeat("\t"), repeat(4)))), starts, None,
+                    TokenLines(texts))
+            return Words(len(texts), lambda: [
+                row[3] if len(row) >= 4 else (row[1] if len(row) == 2 else "_")
+                for row in columns()], starts)
+
         # Token objects are built only when someone asks for them (scoring never does).
-        doc.defer_tokens(len(texts), lambda: _tokens(columns(), bounds))
+        doc.defer_tokens(len(texts), lambda: _tokens(columns(), bounds), words)
         if texts and max(distinct) >= 12:
             self._ontonotes_columns(columns(), widths, bounds, rows_at)
         marked = list(compress(count(), map(not_, map(EMPTY_SET.__contains__, cells))))

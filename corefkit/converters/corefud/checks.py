@@ -89,8 +89,9 @@ def _reader(check: str, level: int, severity: str, explanation: str,
 
 def _ud(check: str, level: int, explanation: str, severity: str = ERROR) -> Check:
     """A test of the UD validator that the validation plugin makes (:mod:`.udformat`). The
-    reader does not make these, so strict reading never refuses them (``malformed=False``
-    for those of level 1): the file reads as it stands."""
+    reader does not make these: a plain ``corefkit.read`` reads the file as it stands
+    (``malformed=False`` for those of level 1), every command refuses their errors
+    (:mod:`corefkit.converters.gate`)."""
     return Check("corefud." + check, level, severity, explanation, FORMAT,
                  malformed=False if level == 1 else None)
 
@@ -266,6 +267,10 @@ register(
     _ud("repeated-feature", 2, "FEATS naming one feature twice"),
     _ud("invalid-deprel", 2, "a DEPREL that is not lowercase letters with one optional :subtype"),
     _ud("unknown-udeprel", 2, "a DEPREL whose main type is none of the 37 universal relations"),
+    _ud("no-syntax", 2,
+        "a document without syntax: UPOS, HEAD and DEPREL '_' on every word (keys made by "
+        "hand, TSV exports, a library's output); scoring needs no tree, so it is one warning "
+        "instead of the per-word UPOS, DEPREL and HEAD errors", WARNING),
     _ud("invalid-head", 2, "a HEAD that is not a word id or 0"),
     _ud("unknown-head", 2, "a HEAD that names no word or empty node of the sentence"),
     _ud("head-self-loop", 2, "a word that is its own HEAD"),
@@ -515,4 +520,5 @@ PLUGIN = FormatPlugin(
     },
     renamed={"mention.crossing-same-entity": CROSSING_SAME_ENTITY},
     token_line=token_line,
+    announced=frozenset({"corefud.no-syntax"}),
 )

@@ -28,7 +28,7 @@ from corefkit.converters.corefud.misc import (
     profile_of,
 )
 from corefkit.converters.same_span import SpanOwners
-from corefkit.errors import FormatError, Repair
+from corefkit.errors import FormatError, Repair, counted
 from corefkit.model import Document, Entity, Mention, Token
 
 BARE_NUMBER_CHUNKS_RE = re.compile(r"^[0-9()]+$")
@@ -396,7 +396,8 @@ class CoreferenceReader:
         if 1 <= position <= len(tokens):
             return tokens[position - 1]
         self.repair("corefud.mention-head-out-of-range", line,
-                    f"head {position} of a mention of {eid!r} with {len(tokens)} nodes is out of "
+                    f"head {position} of a mention of {eid!r} with {counted(len(tokens), 'node')} "
+                    "is out of "
                     "range; used its last node", "approximated", column)
         return tokens[-1]
 

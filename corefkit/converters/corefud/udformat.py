@@ -140,10 +140,12 @@ class UdFormat:
         self.without_graph: int | None = None  # first sentence line without
         self.space_after_no = False            # the last token read had SpaceAfter=No
         self.declarations: set[str] = set()
+        self.bare = False                      # the document has no syntax at all
 
     # ------------------------------------------------------------------ a document
     def document(self, doc: Document) -> Iterator[Incident]:
         yield from self.declarations_of(doc)
+        yield from self.syntax(doc)
         doc_comments = doc.attrs.get("conllu_doc_comments") or []
         newdocs = [c for c in doc_comments if c[1] == "newdoc"]
         for number, sentence in enumerate(doc.sentences):
@@ -167,6 +169,20 @@ class UdFormat:
             yield from self.parallel_id(sentence.comments, token_line, where)
             yield from self.metadata(sentence.comments, block, token_line, where,
                                      len(newdocs) if number == 0 else 0)
+
+    def syntax(self, doc: Document) -> Iterator[Incident]:
+        """A document without any syntax (UPOS, HEAD and DEPREL ``_`` on every word: keys
+        made by hand, TSV exports, a library's output) is one warning, not a tree error per
+        word; the per-word UPOS, DEPREL and HEAD tests are skipped for it."""
+        words = [t for t in doc.tokens if not t.is_empty]
+        self.bare = bool(words) and all(
+            value in (None, "", "_") for t in words for value in (t.upos, t.head, t.deprel))
+        if self.bare:
+            yield Incident("corefud.no-syntax",
+                           f"{len(words)} words have no UPOS, HEAD or DEPREL (the document has "
+                           "no dependency tree); scoring does not need one, but UD validation "
+                           "refuses such a file: parse the text (UDPipe, Stanza) where a tree "
+                           "is required", doc.line)
 
     def declarations_of(self, doc: Document) -> Iterator[Incident]:
         """CorefUD's ``# global.Entity``: eid, etype and head first, in that order, then other;
@@ -271,14 +287,14 @@ class UdFormat:
                                    "node's relations are in DEPS)", line, where)
         if kind in ("word", "empty"):
             upos = cols[UPOS]
-            if not (kind == "empty" and upos == "_") and upos not in UPOS_TAGS:
+            if not ((kind == "empty" or self.bare) and upos == "_") and upos not in UPOS_TAGS:
                 yield Incident("corefud.unknown-upos", f"UPOS {upos!r} is not one of the 17 "
                                "universal tags", line, where)
             if cols[XPOS] == "":
                 yield Incident("corefud.empty-string-in-xpos", "XPOS is empty; a missing XPOS "
                                "is written '_'", line, where)
             yield from self.features(cols[FEATS], line, where)
-            if kind == "word":
+            if kind == "word" and not self.bare:
                 deprel = cols[DEPREL]
                 if not DEPREL_RE.fullmatch(deprel):
                     yield Incident("corefud.invalid-deprel", f"DEPREL {deprel!r} is not a "
@@ -354,7 +370,9 @@ class UdFormat:
                 heads_ok = heads_ok and row.kind == "mwt"
                 continue
             head = row.cols[HEAD]
-            if row.kind == "word":
+            if self.bare:
+                heads_ok = False  # no tree to check (one corefud.no-syntax warning)
+            elif row.kind == "word":
                 if not HEAD_RE.fullmatch(head):
                     heads_ok = False
                     yield Incident("corefud.invalid-head", f"HEAD {head!r} is not a word id or 0",

@@ -45,7 +45,7 @@ from corefkit.converters.loss import (
     speakers_by_sentence_lost,
     user_attributes,
 )
-from corefkit.errors import Repair, UsageError
+from corefkit.errors import Repair, UsageError, counted
 from corefkit.model import IDENTITY, Bridging, Document, Entity, Mention, Sentence
 from corefkit.model.syntax import sentence_parents, tree_head
 
@@ -453,21 +453,24 @@ class _DocumentWriter:
         bridge_cells = self._bridge_cells(ids, rank, {m for m, _ in written})
         if self.derived_heads:
             self.repair("corefud.derived-heads",
-                        f"{self.derived_heads} mentions had no head; derived one (conversion-notes "
-                        "§2), which head-match scores depend on")
+                        f"{counted(self.derived_heads, 'mention')} had no head; derived one "
+                        "(conversion-notes §2), which head-match scores depend on")
         bare = sum(1 for t in doc.tokens if not t.is_empty and (
             t.upos in (None, "", "_") or t.head in (None, "", "_") or t.deprel in (None, "", "_")))
         if bare:
             # a writer cannot invent a tree: say what UD validation will make of the file
             self.repair("corefud.no-syntax",
-                        f"{bare} words have no UPOS, HEAD or DEPREL (the source has no "
-                        "dependency tree): written '_', which UD validation level 2 refuses "
-                        "('corefkit validate --level 2'; CorefUD data passes it); parse the "
-                        "text (UDPipe, Stanza) where level 2 is required", "kept")
+                        f"{counted(bare, 'word')} {'has' if bare == 1 else 'have'} no UPOS, "
+                        "HEAD or DEPREL (the source has no dependency tree): written '_', which "
+                        "the UD validator's level 2 refuses (corefkit reads it with this one "
+                        "warning); parse the text (UDPipe, Stanza) where a tree is required",
+                        "kept")
         if self.dropped_attributes:
             self.repair("corefud.attributes-dropped",
-                        f"{self.dropped_attributes} mentions have attributes the declaration "
-                        f"{self.declaration!r} has no field for; not written", "dropped")
+                        f"{counted(self.dropped_attributes, 'mention')} "
+                        f"{'has' if self.dropped_attributes == 1 else 'have'} attributes the "
+                        f"declaration {self.declaration!r} has no field for; not written",
+                        "dropped")
         lines: list[str] = []
         for sentence in doc.sentences:
             lines.extend(self._comments(sentence))

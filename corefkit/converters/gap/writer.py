@@ -33,7 +33,7 @@ from corefkit.converters.gap.spec import MATCHES
 from corefkit.converters.io import open_binary
 from corefkit.converters.loss import FEATURES, ConversionReport
 from corefkit.converters.offsets import Misaligned, Span, align, kept_layout
-from corefkit.errors import Repair, UsageError
+from corefkit.errors import Repair, UsageError, counted
 from corefkit.model import IDENTITY, Document, Mention
 
 NOT_HELD = "dropped (a GAP prediction file holds only the two TRUE/FALSE decisions per example)"
@@ -135,8 +135,9 @@ def predictions(documents: Iterable[Document], gold: dict[str, GapExample] | Non
         missing = [ident for ident in gold if ident not in found]
         if missing:
             shown = ", ".join(missing[:3]) + (" ..." if len(missing) > 3 else "")
-            warnings.append(Repair("gap.missing-prediction", f"{len(missing)} examples of the GAP "
-                                   f"file have no document ({shown}); the scorer counts each as "
+            warnings.append(Repair("gap.missing-prediction",
+                                   f"{counted(len(missing), 'example')} of the GAP file "
+                                   f"{'has' if len(missing) == 1 else 'have'} no document ({shown}); the scorer counts each as "
                                    "two missed links", action="dropped"))
     return found, warnings
 

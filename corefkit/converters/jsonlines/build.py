@@ -30,6 +30,8 @@ EMPTY_CLUSTER = "jsonlines.empty-cluster"
 DUPLICATE_MENTION = "jsonlines.duplicate-mention"
 SAME_SPAN = "jsonlines.same-span-mentions"
 MENTION_TEXT = "jsonlines.mention-text"
+NULL_CLUSTERS = "jsonlines.null-clusters"
+NO_CLUSTERS = "jsonlines.no-clusters"
 
 # A mention value and where it is ("clusters[3][1]") -> (first, last) token, or None when
 # the converter dropped it (and said so).
@@ -76,6 +78,29 @@ class Builder:
             raise self.fail(MISSING_KEY, f"the {self.variant} variant needs the key {key!r}; "
                             f"this record has {', '.join(repr(k) for k in self.record)}")
         return self.record[key]
+
+    def clusters(self, key: str) -> Any:
+        """The value of the clusters key ``key``. Without it the record would read as a
+        document without coreference (every score 0): null, a missing key or another key
+        named like clusters (renamed, misspelt) is a repair only ``--lenient`` accepts."""
+        value = self.record.get(key)
+        if value is not None:
+            return value
+        if key in self.record:
+            self.repair(NULL_CLUSTERS, f"{key} is null; write [] for a document without "
+                        "clusters; read as no clusters", action="read as empty")
+            return []
+        alike = self.cluster_like_keys()
+        found = (f", but has {', '.join(map(repr, alike))}: rename it {key!r}" if alike
+                 else " (write [] for a document without clusters)")
+        self.repair(NO_CLUSTERS, f"the record has no {key!r}, where the {self.variant} "
+                    f"variant keeps the clusters{found}; read as no clusters",
+                    action="read as empty")
+        return []
+
+    def cluster_like_keys(self) -> list[str]:
+        """The record's keys named like a clusters key (a renamed or misspelt one)."""
+        return [k for k in self.record if "cluster" in k.lower() or "chain" in k.lower()]
 
     def list_of(self, value: Any, where: str) -> list[Any]:
         if not isinstance(value, list):
@@ -183,8 +208,6 @@ class Builder:
 
     def add_clusters(self, key: str, value: Any, read_span: SpanReader) -> None:
         """Every cluster of ``value`` as an entity; mentions through ``read_span``."""
-        if value is None:
-            return
         clusters = self.list_of(value, key)
         for k, cluster in enumerate(clusters):
             mentions = self.list_of(cluster, f"{key}[{k}]")

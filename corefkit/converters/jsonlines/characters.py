@@ -70,7 +70,7 @@ def read_fastcoref(b: Builder) -> None:
     text = b.require("text")
     if not isinstance(text, str):
         raise b.fail("jsonlines.bad-field", f"text should be a string, not {shown(text)}")
-    clusters = b.record.get("clusters") or []
+    clusters = b.clusters("clusters")
     offsets = _offsets(b, clusters, len(text))
     ranges, split = tokenize(text, {c for span in offsets.values() for c in span})
     bounds = sentence_bounds(text, ranges)

@@ -41,6 +41,13 @@ register(
     _reader("length-mismatch", 1, ERROR,
             "per-token lists of different lengths (speakers and sentences, sent_id and "
             "cased_words, subtoken_map and the subtokens)"),
+    _reader("null-clusters", 1, ERROR,
+            "a record whose clusters are null: read as no coreference, every score would be 0; "
+            "write [] for a document without clusters (--lenient reads it as none)"),
+    _reader("no-clusters", 1, ERROR,
+            "a record without the key its variant keeps the clusters under (missing, or "
+            "renamed to another key named like clusters): read as no coreference, every score "
+            "would be 0 (--lenient reads it as none; wl-coref's input has no clusters key)"),
     _reader("bad-span", 1, ERROR, "a mention that is not a pair (or triple) of integers, or "
                                   "lies outside its document, sentence or text"),
     _reader("word-map", 1, ERROR, "a minimized record's subtoken_map or sentence_map does not "

@@ -20,7 +20,6 @@ that cuts a word is a repair that only ``--lenient`` accepts (see :mod:`.subword
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -38,6 +37,7 @@ from corefkit.converters.jsonlines.words import (
     read_preco,
     read_wl_coref,
 )
+from corefkit.converters.jsontext import parse
 from corefkit.errors import FormatError, UsageError
 from corefkit.model import Document
 
@@ -112,14 +112,8 @@ def read_stream(stream: BinaryIO, file: str, *, jsonlines_variant: str | None = 
 
 
 def parse_line(line: str, file: str, number: int) -> dict[str, Any]:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"not valid JSON: {exc.msg} (each line must be one JSON object)",
-                          file=file, line=number, column=exc.colno, check=BAD_JSON) from None
-    except RecursionError:
-        raise FormatError("not valid JSON: nested too deeply", file=file, line=number,
-                          check=BAD_JSON) from None
+    record = parse(line, file=file, check=BAD_JSON, first_line=number,
+                   hint="each line must be one JSON object")
     if not isinstance(record, dict):
         raise FormatError(f"the line is a JSON {type(record).__name__}, not an object "
                           f"({shown(record, 40)}); each line must be one document object",

@@ -69,7 +69,7 @@ def sniff(head: str) -> bool:
     first = text.split("\n", 1)[0].strip()
     try:
         record = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         return _FIRST_KEY_RE.match(first) is not None and '"annotationLayers"' not in first
     return isinstance(record, dict) and detect_variant(record) is not None
 

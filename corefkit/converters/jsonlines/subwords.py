@@ -132,7 +132,7 @@ def read_minimized(b: Builder) -> None:
     if "speakers" in b.record:
         speakers = b.like_sentences("speakers", segments)
         b.set_speakers([speakers[i] for i in grid.first], "speakers")
-    b.add_clusters("clusters", b.record.get("clusters"), grid.span)
+    b.add_clusters("clusters", b.clusters("clusters"), grid.span)
     mapped = _mapped_extras(b, grid)
     b.keep_extras([*CORE, *mapped])
     json_keys = b.doc.attrs.setdefault("jsonlines_json_meta", [])

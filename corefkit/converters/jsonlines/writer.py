@@ -49,7 +49,7 @@ from corefkit.converters.loss import (
     speakers_by_sentence_lost,
     tokens_with_column,
 )
-from corefkit.errors import Repair, UsageError
+from corefkit.errors import Repair, UsageError, counted
 from corefkit.model import Document, Mention, Token
 
 NO_SENTENCES = ("maverick",)

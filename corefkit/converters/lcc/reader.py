@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, BinaryIO, TypeGuard, cast
 
+from corefkit.converters.jsontext import Path, locate, parse, show_path
 from corefkit.converters.lcc.layers import (
     COREF_LAYER,
     META_KEYS,
@@ -62,12 +63,7 @@ def read_stream(
     """
     wanted = parse_layer(layer)
     text = _decode(stream.read(), file)
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"not valid JSON: {exc.msg}; an LCC file is one JSON object",
-                          file=file, line=exc.lineno, column=exc.colno,
-                          check="lcc.invalid-json") from None
+    obj = parse(text, file=file, check="lcc.invalid-json", hint="an LCC file is one JSON object")
     reader = _Reader(file, text, obj, wanted, adverbial_as_identity, lenient)
     try:
         doc = reader.read()
@@ -111,8 +107,18 @@ class _Reader:
         self.layer_lines: dict[int, int] = {}
 
     # ------------------------------------------------------------------ helpers
-    def error(self, message: str, check: str, line: int | None = 1, column: int | None = None) -> FormatError:
-        return FormatError(message, file=self.file, line=line, column=column, check=check)
+    def error(self, message: str, check: str, path: Path = (), inner: str | None = None
+              ) -> FormatError:
+        """An error at the value of the file's JSON ``path`` (its line and column, and the path
+        in the message); ``inner`` is a path inside that value when it is a layer's content
+        (a JSON document serialised into a string)."""
+        where = show_path(path) + (f" → {inner}" if inner else "")
+        found = locate(self.text, path) or (1, 1)
+        return FormatError(f"{where}: {message}", file=self.file, line=found[0],
+                           column=found[1], check=check)
+
+    def layer_path(self, index: int) -> list[str | int]:
+        return ["annotationLayers", index, "content"]
 
     def repair(self, check: str, message: str, line: int | None = None, action: str = "kept") -> None:
         assert self.doc is not None
@@ -123,12 +129,12 @@ class _Reader:
         obj = self.obj
         if not isinstance(obj, dict):
             raise self.error(f"the file holds a JSON {type(obj).__name__}, expected an object "
-                             "with 'content' and 'annotationLayers'", "lcc.not-object", 1, 1)
+                             "with 'content' and 'annotationLayers'", "lcc.not-object")
         content = obj.get("content")
         if not isinstance(content, str):
             raise self.error("the document object has no 'content' string (the raw text); "
                              "is this an LCC file?", "lcc.no-content",
-                             self._error_line("content"))
+                             ["content"] if "content" in obj else [])
         raw_id = obj.get("id")
         doc_id = str(raw_id) if isinstance(raw_id, (int, str)) and not isinstance(raw_id, bool) \
             and str(raw_id) else _file_stem(self.file)
@@ -165,9 +171,9 @@ class _Reader:
             raise self.error(
                 f"no {layer_name(self.wanted)} layer; the file has "
                 f"{', '.join(present) if present else 'no coreference layer'} "
-                "(choose one with --layer)", "lcc.missing-layer", self._error_line("annotationLayers"))
+                "(choose one with --layer)", "lcc.missing-layer", ["annotationLayers"])
         index, coref = found
-        self._coreference(coref, self.layer_lines.get(index))
+        self._coreference(coref, index)
         doc.attrs[STATE] = {
             "json": obj,
             "layer": list(self.wanted),
@@ -175,33 +181,19 @@ class _Reader:
         }
         return doc
 
-    def _key_line(self, key: str) -> int | None:
-        found = re.search(rf'^\s*"{re.escape(key)}"\s*:', self.text, re.MULTILINE)
-        return self.text.count("\n", 0, found.start()) + 1 if found else None
-
-    def _error_line(self, key: str) -> int:
-        """The line an error about a top-level key names: the key's own line in the
-        pretty-printed shape, else its first occurrence (a file on one line), else line 1,
-        where the document object begins (the key is missing)."""
-        line = self._key_line(key)
-        if line is None:
-            found = re.search(rf'"{re.escape(key)}"\s*:', self.text)
-            line = self.text.count("\n", 0, found.start()) + 1 if found else 1
-        return line
-
     # ------------------------------------------------------------------ layers
     def _layers(self, value: Any) -> dict[tuple[str, int], tuple[int, Any]]:
         """(type, version) → (position, decoded content) for every usable layer."""
         if not isinstance(value, list):
             raise self.error("'annotationLayers' must be a list of layer objects",
-                             "lcc.bad-layers", self._error_line("annotationLayers"))
-        self.layer_lines = self._content_lines(len(value))
+                             "lcc.bad-layers", ["annotationLayers"] if value is not None else [])
+        self.layer_lines = self._content_lines(value)
         found: dict[tuple[str, int], tuple[int, Any]] = {}
         for index, layer in enumerate(value):
             line = self.layer_lines.get(index)
             if not isinstance(layer, dict) or not isinstance(layer.get("type"), str):
                 raise self.error(f"layer {index + 1} is not an object with a 'type'",
-                                 "lcc.bad-layer", line)
+                                 "lcc.bad-layer", ["annotationLayers", index])
             kind = layer["type"]
             version: Any = layer.get("version")
             if isinstance(version, str) and version.isdecimal():
@@ -209,18 +201,25 @@ class _Reader:
             elif isinstance(version, (list, dict)):
                 raise self.error(f"layer {index + 1} ({kind}) has a 'version' that is a JSON "
                                  f"{_json_type(version)}, expected a number", "lcc.bad-layer",
-                                 line)
+                                 ["annotationLayers", index, "version"])
             raw = layer.get("content")
             name = f"{kind} v{version}"
             if not isinstance(raw, str):
-                self._bad_layer(name, line, "its 'content' is not a string (it must hold a JSON "
-                                            "document serialised into a string)")
+                self._bad_layer(name, index, "its 'content' is not a string (it must hold a JSON "
+                                             "document serialised into a string)")
                 continue
             try:
                 decoded = json.loads(raw)
             except json.JSONDecodeError as exc:
-                self._bad_layer(name, line, f"its content is not valid JSON ({exc.msg} at "
-                                            f"character {exc.pos + 1} of the layer's content)")
+                self._bad_layer(name, index, f"its content is not valid JSON ({exc.msg} at "
+                                             f"character {exc.pos + 1} of the layer's content)")
+                continue
+            except RecursionError:
+                self._bad_layer(name, index, "its content nests arrays and objects too deeply "
+                                             "for the JSON parser")
+                continue
+            except ValueError:  # an integer longer than Python converts
+                self._bad_layer(name, index, "its content holds a number too long to read")
                 continue
             if isinstance(decoded, dict) and set(decoded) == {"error"}:
                 detail = json.dumps(decoded["error"], ensure_ascii=False)
@@ -236,22 +235,23 @@ class _Reader:
             found[key] = (index, decoded)
         return found
 
-    def _bad_layer(self, name: str, line: int | None, why: str) -> None:
+    def _bad_layer(self, name: str, index: int, why: str) -> None:
         if not self.lenient:
             raise self.error(f"layer {name}: {why}; fix the layer, or read with the lenient "
-                             "option to skip it", "lcc.layer-invalid-json", line)
-        self.repair("lcc.layer-invalid-json", f"layer {name}: {why}; skipped", line, action="dropped")
+                             "option to skip it", "lcc.layer-invalid-json",
+                             self.layer_path(index))
+        self.repair("lcc.layer-invalid-json", f"layer {name}: {why}; skipped",
+                    self.layer_lines.get(index), action="dropped")
 
-    def _content_lines(self, n_layers: int) -> dict[int, int]:
-        """The line of each layer's ``content`` (the file's pretty-printed shape), if found."""
-        start = self._key_line("annotationLayers")
-        if start is None:
-            return {}
-        lines = []
-        for number, line in enumerate(self.text.split("\n")[start:], start + 1):
-            if line.lstrip().startswith('"content"'):
-                lines.append(number)
-        return dict(enumerate(lines)) if len(lines) == n_layers else {}
+    def _content_lines(self, layers: list[Any]) -> dict[int, int]:
+        """The line where each layer's ``content`` value starts, where the file has one."""
+        found = {}
+        for index, layer in enumerate(layers):
+            if isinstance(layer, dict) and "content" in layer:
+                place = locate(self.text, self.layer_path(index))
+                if place is not None:
+                    found[index] = place[0]
+        return found
 
     # ------------------------------------------------------------------ text
     def _text_layer(self, content: str, lex_found: tuple[int, Any] | None) -> None:
@@ -261,7 +261,7 @@ class _Reader:
             if not self.lenient:
                 raise self.error("no lex layer (tokens and sentences); read with the lenient "
                                  "option to tokenise on whitespace", "lcc.no-lex",
-                                 self._error_line("annotationLayers"))
+                                 ["annotationLayers"])
             self.repair("lcc.no-lex", "no lex layer; tokenised on whitespace, one sentence per line")
             seg = [[m.start(), m.end() - m.start()] for m in re.finditer(r"\S+", content)]
             sentences = [[m.start(), m.end() - m.start()] for m in re.finditer(r"[^\n]*\S[^\n]*", content)]
@@ -270,19 +270,23 @@ class _Reader:
         else:
             index, lex = lex_found
             line = self.layer_lines.get(index)
+            path = self.layer_path(index)
             if not isinstance(lex, dict) or not isinstance(lex.get("seg"), list):
-                raise self.error("the lex layer has no 'seg' list of token spans", "lcc.bad-lex", line)
+                raise self.error("the lex layer has no 'seg' list of token spans", "lcc.bad-lex",
+                                 path, "seg")
             seg, sentences, paragraphs = lex["seg"], lex.get("s") or [], lex.get("p") or []
             for name, value in (("s", sentences), ("p", paragraphs)):
                 if not isinstance(value, list):
                     raise self.error(f"the lex layer's {name!r} is a JSON "
                                      f"{_json_type(value)}, expected a list of spans",
-                                     "lcc.bad-lex", line)
+                                     "lcc.bad-lex", path, name)
         for name, spans in (("seg", seg), ("s", sentences), ("p", paragraphs)):
             for i, span in enumerate(spans):
                 if not _is_span(span) or span[0] < 0 or span[0] + span[1] > len(content):
-                    raise self.error(f"lex {name}[{i}] is {span!r}; expected [offset, length] "
-                                     f"inside the text ({len(content)} characters)", "lcc.bad-lex", line)
+                    raise self.error(f"lex {name}[{i}] is {_brief(span)}; expected [offset, "
+                                     f"length] inside the text ({len(content)} characters)",
+                                     "lcc.bad-lex", self.layer_path(lex_found[0]) if lex_found
+                                     else ["content"], f"{name}[{i}]" if lex_found else None)
         order = sorted(range(len(seg)), key=lambda i: (seg[i][0], seg[i][1]))
         if order != list(range(len(seg))):
             self.repair("lcc.unsorted-tokens", "the lex tokens are not in text order; sorted them", line)
@@ -373,13 +377,15 @@ class _Reader:
                         doc.tokens[position].attrs.setdefault("ner", category)
 
     # ------------------------------------------------------------------ coreference
-    def _coreference(self, coref: Any, line: int | None) -> None:
+    def _coreference(self, coref: Any, index: int) -> None:
         doc = self.doc
         assert doc is not None
+        line = self.layer_lines.get(index)
         name = layer_name(self.wanted)
         links = coref.get("coreferences") if isinstance(coref, dict) else None
         if not isinstance(links, list):
-            raise self.error(f"the {name} layer has no 'coreferences' list", "lcc.bad-coreferences", line)
+            raise self.error(f"the {name} layer has no 'coreferences' list",
+                             "lcc.bad-coreferences", self.layer_path(index), "coreferences")
         mentions: dict[tuple[str, tuple[int, ...]], Mention] = {}
         types: dict[Mention, list[str]] = {}
         records: list[dict[str, Any]] = []
@@ -387,7 +393,8 @@ class _Reader:
         snapped_reported: set[tuple[int, int]] = set()
         for number, link in enumerate(links, 1):
             where = f"{name} link {number}"
-            antecedents, code = self._link_parts(link, where, line)
+            antecedents, code = self._link_parts(link, where, line,
+                                                 (self.layer_path(index), number - 1))
             raw_key = json.dumps([link["Referant"], antecedents, code])
             if raw_key in seen:
                 self.repair("lcc.duplicate-link", f"{where} repeats an earlier link "
@@ -434,16 +441,21 @@ class _Reader:
         self._entities(records, line)
         doc.attrs[LINKS] = records
 
-    def _link_parts(self, link: Any, where: str, line: int | None) -> tuple[list[Any], str]:
-        """A link's antecedent spans and type code; rejects a link without valid spans."""
+    def _link_parts(self, link: Any, where: str, line: int | None,
+                    at: tuple[list[str | int], int]) -> tuple[list[Any], str]:
+        """A link's antecedent spans and type code; rejects a link without valid spans (``at``:
+        the layer's path and the link's index, for the message)."""
+        layer, number = at
         if not isinstance(link, dict) or not _is_span(link.get("Referant")):
             got = link.get("Referant") if isinstance(link, dict) else link
-            raise self.error(f"{where}: 'Referant' is {got!r}; every link needs the referring "
-                             "expression's span as [offset, length]", "lcc.bad-link", line)
+            raise self.error(f"{where}: 'Referant' is {_brief(got)}; every link needs the "
+                             "referring expression's span as [offset, length]", "lcc.bad-link",
+                             layer, f"coreferences[{number}].Referant")
         antecedents = link.get("Mentions", [])
         if not isinstance(antecedents, list) or not all(_is_span(m) for m in antecedents):
-            raise self.error(f"{where}: 'Mentions' is {antecedents!r}; expected a list of "
-                             "[offset, length] spans", "lcc.bad-link", line)
+            raise self.error(f"{where}: 'Mentions' is {_brief(antecedents)}; expected a list of "
+                             "[offset, length] spans", "lcc.bad-link", layer,
+                             f"coreferences[{number}].Mentions")
         code = link.get("Type")
         if not isinstance(code, str) or not TYPE_RE.match(code):
             self.repair("lcc.bad-type", f"{where}: type {code!r} is not a 4-letter LCC type "
@@ -587,6 +599,16 @@ def _any_version(layers: dict[tuple[str, int], tuple[int, Any]], kind: str) -> t
         if k == kind:
             return found
     return None
+
+
+def _brief(value: Any, limit: int = 60) -> str:
+    """A value quoted in a message, cut to ``limit`` characters (a refused file's content is
+    not echoed whole)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = type(value).__name__
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _json_type(value: Any) -> str:

@@ -11,11 +11,11 @@ names it writes: the first rule of each kind.
 from __future__ import annotations
 
 import functools
-import json
 import os
 from dataclasses import dataclass
 from typing import Any
 
+from corefkit.converters.jsontext import parse
 from corefkit.converters.paths import InputError, read_text
 from corefkit.errors import FormatError, UsageError
 from corefkit.schemas import DIRECTORY
@@ -135,10 +135,8 @@ def load_level_map(spec: str | LevelMap | None = None) -> LevelMap:
     if cached is not None:
         return cached
     try:
-        data = json.loads(read_text(path, "utf-8-sig"))
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"the level map is not valid JSON: {exc.msg}", file=path,
-                          line=exc.lineno, column=exc.colno, check="mmax2.bad-map") from None
+        data = parse(read_text(path, "utf-8-sig"), file=path, check="mmax2.bad-map",
+                     hint="a level map")
     except (OSError, UnicodeDecodeError, InputError) as exc:
         raise FormatError(f"cannot read the level map ({exc})", file=path,
                           check="mmax2.bad-map") from None

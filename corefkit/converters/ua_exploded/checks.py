@@ -76,8 +76,9 @@ register(
             "token lines that end before the IDENTITY column (a truncated file, or columns "
             "other than global.columns declares): read without markables, they score 0.00"),
     _reader("truncated", 1, ERROR,
-            "the file ends in the middle of a token line that lacks declared columns: a file cut "
-            "off (truncated copy or download)"),
+            "the file looks cut off (a truncated copy or download): it ends in the middle of a "
+            "token line that lacks declared columns, after a sentence's comments without its "
+            "token lines, or right after a '# newdoc' line"),
     _reader("missing-columns", 2, WARNING,
             "token lines with fewer fields than the declared columns (read as '_')"),
     _reader("extra-columns", 2, WARNING, "values in columns CoNLL-UA does not define"),

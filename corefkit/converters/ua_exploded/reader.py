@@ -122,6 +122,7 @@ def read_stream(stream: BinaryIO, file: str) -> Iterator[Document]:
     if builder is not None:
         if not ended:
             builder.check_cut_off(number)
+        builder.check_ends_early()
         yield builder.finish(None)
 
 
@@ -273,6 +274,21 @@ class _DocumentBuilder(MarkableModel):
                         f"the file ends in the middle of this token line ({self.last_token_fields} "
                         f"of {self.state.width} fields, no line end): the file looks cut off; "
                         "read what is there")
+
+    def check_ends_early(self) -> None:
+        """The file ends before a sentence or a document it began: the comments of a sentence
+        (its ``# sent_id`` or ``# text``) with no token line after them, or a document with no
+        token line at all. Read as they stand, such files gave a document of 0 tokens and a
+        score of 0 without a word: a file cut off at a line end (a partial copy)."""
+        announced = [c for c in self.comments if SENT_ID_RE.match(c) or c.startswith("# text")]
+        if announced and not self.sentence_has_tokens():
+            self.repair("ua.truncated", self.comment_line,
+                        f"the file ends after the comments of a sentence ({announced[0]!r}) "
+                        "without its token lines: the file looks cut off; read what is there")
+        elif not self.tokens:
+            self.repair("ua.truncated", self.doc.line,
+                        f"document {self.doc.id!r} has no token line: the file ends right after "
+                        "its start and looks cut off; read as an empty document")
 
     def token_line(self, number: int, line: str) -> None:
         state = self.state

@@ -52,7 +52,7 @@ from corefkit.converters.ua_exploded.columns import (
     NOT_IN_VALUE_RE,
 )
 from corefkit.converters.ua_exploded.plan import Plan, nom_sem_keys
-from corefkit.errors import Repair
+from corefkit.errors import Repair, counted
 from corefkit.model import Document, Mention, Token
 
 # Mention attributes the writer places itself (not as extra opener keys).
@@ -238,7 +238,8 @@ class _DocumentWriter(Plan):
         extra = sum(1 for t in tokens if "ua_columns" in t.attrs)
         if extra:
             self.repair("ua.extra-columns",
-                        f"{extra} tokens have values in columns beyond the 15 canonical ones; "
+                        f"{counted(extra, 'token')} {'has' if extra == 1 else 'have'} values in "
+                        "columns beyond the 15 canonical ones; "
                         "not written", "dropped")
 
     def _bracket_cells(self, mentions: list[Mention], features: Any) -> dict[int, str]:

@@ -43,6 +43,7 @@ from corefkit.evaluation.task.submission import (
     Submission,
     check_submission,
     document_rows,
+    excluded_checks,
     prepare,
     score_options,
     score_submission,
@@ -262,9 +263,11 @@ def _variants(submission: Submission, p: PreparedDataset, task: Task, entry: Ent
             metrics = list(dict.fromkeys([key.metric] + (
                 ["muc", "bcub", "ceafe"] if key.metric == "conll" else [])))
             try:
-                report = score(p.dataset.gold, submission.path, metrics,
-                               key_format=p.prepared.gold_format,
-                               response_format=p.prepared.submission_format, **options, **engine)
+                with excluded_checks(p.task):
+                    report = score(p.dataset.gold, submission.path, metrics,
+                                   key_format=p.prepared.gold_format,
+                                   response_format=p.prepared.submission_format, **options,
+                                   **engine)
             except UsageError:
                 raise
             except CorefkitError as exc:  # checked already: not expected, but never silent

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from corefkit.checks.registry import Finding
-from corefkit.errors import Repair
+from corefkit.errors import Repair, counted
 from corefkit.evaluation.compare import csv_cell
 from corefkit.evaluation.task.spec import Task
 from corefkit.scoring.report import ScoreReport, fraction_text
@@ -137,7 +137,7 @@ class Leaderboard:
         setting = task.scoring.get("profile") or self.options.get("semantics", "")
         ranked_by = ", then ".join(_key_text(k.label) for k in task.ranking)
         lines = [f"task: {task.name or task.file or '-'}",
-                 (f"gold: {_shown(task.gold)} ({self.documents} documents; {setting}); "
+                 (f"gold: {_shown(task.gold)} ({counted(self.documents, 'document')}; {setting}); "
                   f"submissions: {_shown(self.submissions)}"),
                  f"ranked by {ranked_by}; {_test_text(task)}", ""]
         columns = self.columns()

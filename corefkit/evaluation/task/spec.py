@@ -17,7 +17,8 @@ from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Any
 
-from corefkit.errors import UsageError
+from corefkit.converters.jsontext import parse
+from corefkit.errors import FormatError, UsageError
 from corefkit.schemas import DIRECTORY
 
 SCHEMA = DIRECTORY / "task.schema.json"
@@ -169,9 +170,13 @@ def _read_file(path: str) -> dict[str, Any]:
     toml = path.lower().endswith(".toml") or (
         not path.lower().endswith(".json") and not text.lstrip().startswith("{"))
     try:
-        data = _toml_loads(path)(text) if toml else json.loads(text)
-    except ValueError as exc:  # json.JSONDecodeError and tomllib.TOMLDecodeError alike
-        raise UsageError(f"{path}: not valid {'TOML' if toml else 'JSON'}: {exc}") from None
+        data = (_toml_loads(path)(text) if toml
+                else parse(text, file=path, check="task.file", hint="a task file"))
+    except FormatError as exc:  # JSON: located, also too deep or too long a number
+        raise UsageError(str(exc)) from None
+    except (ValueError, RecursionError) as exc:  # tomllib.TOMLDecodeError, or nested too deeply
+        detail = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
+        raise UsageError(f"{path}: not valid TOML: {detail}") from None
     if not isinstance(data, dict):
         raise UsageError(f"{path}: a task file holds one object (a table)")
     return data

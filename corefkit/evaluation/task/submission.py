@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -17,7 +18,7 @@ import numpy as np
 from corefkit.checks.plugins import FormatPlugin
 from corefkit.checks.registry import WARNING, Finding
 from corefkit.converters.paths import InputError, confined
-from corefkit.errors import CorefkitError, Repair, UsageError
+from corefkit.errors import CorefkitError, Repair, UsageError, counted
 from corefkit.evaluation.task.leaderboard import Entry, Rejection
 from corefkit.evaluation.task.spec import Task
 from corefkit.model import Document
@@ -71,7 +72,9 @@ def prepare(task: Task) -> Prepared:
     if task.primary.metric == "conll" and task.significance.test != "none":
         names += ["muc", "bcub", "ceafe"]  # the test resamples conll from its components
     metrics = tuple(parse_metrics(list(dict.fromkeys(names)), config.semantics))
-    run = Run(format=gold_format, level=task.level, exclude=task.exclude,
+    # every level: scoring refuses a gold with an error of any level, and a problem of the
+    # gold is the task's, not each submission's
+    run = Run(format=gold_format, level=3, exclude=task.exclude,
               read_options=task.scoring.get("read_options"))
     summaries: list[DocumentSummary] = []
 
@@ -83,9 +86,9 @@ def prepare(task: Task) -> Prepared:
     errors = [f for f in run.result if f.is_error]
     if errors:
         shown = "; ".join(f.to_text() for f in errors[:task.show])
-        raise CorefkitError(f"the gold {task.gold} does not pass validation level {task.level} "
-                            f"({len(errors)} errors): {shown}; fix it, or leave the checks out "
-                            "with [validation] exclude")
+        raise CorefkitError(f"the gold {task.gold} does not pass validation "
+                            f"({counted(len(errors), 'error')}): {shown}; fix it, or leave the "
+                            "checks out with [validation] exclude")
     return Prepared(gold_format, submission_format, metrics, tuple(summaries), len(summaries))
 
 
@@ -230,13 +233,14 @@ def score_submission(submission: Submission, task: Task, prepared: Prepared, war
                      engine: dict[str, Any]) -> Entry | Rejection:
     """The scored entry (values of the ranking keys as exact fractions), or the rejection
     when the scorer refuses the submission."""
-    from corefkit.scoring.api import score
     from corefkit.evaluation.significance import exact_score
+    from corefkit.scoring.api import score
 
     options = score_options(task)
     try:
         # the submission as it was checked: inside its folder, no link (the gold is trusted)
-        with confined(os.path.dirname(submission.path), task.gold):
+        with confined(os.path.dirname(submission.path), task.gold), \
+                excluded_checks(task):
             report = score(task.gold, submission.path, list(prepared.metrics),
                            key_format=prepared.gold_format,
                            response_format=prepared.submission_format, per_document=True,
@@ -252,6 +256,18 @@ def score_submission(submission: Submission, task: Task, prepared: Prepared, war
             raise UsageError(f"[ranking]: {key.label} has no value to rank by")
         values[key.label] = Fraction(value)
     return Entry(submission.name, submission.path, report, values, warnings)
+
+
+def excluded_checks(task: Task) -> AbstractContextManager[None]:
+    """The block in which a submission is scored: what the task's validation leaves out
+    (``[validation] exclude``, and the checks above its ``level``) scoring's reading leaves
+    out too, so that a submission validation accepted is scored, not refused by the reader.
+    The gold was validated at every level (:func:`prepare`)."""
+    from corefkit.converters.gate import excluding
+    from corefkit.validation.catalog import all_checks, expand_patterns
+
+    above = {check.id for check in all_checks() if check.level > task.level}
+    return excluding(expand_patterns(task.exclude, "[validation] exclude") | above)
 
 
 def score_options(task: Task) -> dict[str, Any]:

@@ -141,7 +141,8 @@ class ByTypeCounts:
                        "its scores count the other mentions only")
             lines.append(Repair(
                 "by-type.untested",
-                f"by_type: {' and '.join(f'{left[s]} {s}' for s in sides)} mentions could not be "
+                f"by_type: {' and '.join(f'{left[s]} {s}' for s in sides)} "
+                f"mention{'' if sum(left[s] for s in sides) == 1 else 's'} could not be "
                 f"tested for {name!r} (documents without {need}: {named}); {outcome}",
                 action="left out"))
         return lines

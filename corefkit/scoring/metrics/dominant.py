@@ -41,14 +41,14 @@ Counts are additive over documents; every value is an exact fraction.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from corefkit.errors import Repair, UsageError
+from corefkit.converters.jsontext import parse
+from corefkit.errors import FormatError, Repair, UsageError, counted
 from corefkit.model import DISCOURSE_DEIXIS, IDENTITY, Document, Entity
 from corefkit.model.typed_links import LINKS, links
 from corefkit.model.typed_links import type_codes as _codes
@@ -84,12 +84,15 @@ def load_scheme(name: str) -> tuple[str, ...]:
     if not path.is_file():
         path = Path(name)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse(path.read_text(encoding="utf-8"), file=str(path), check="dominant.scheme",
+                     hint="a type-code scheme file")
     except FileNotFoundError:
         raise UsageError(f"unknown type-code scheme {name!r}; use lcc or a JSON file with "
                          "'classes'") from None
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read the scheme file {path}: {exc}") from None
+    except FormatError as exc:
+        raise UsageError(str(exc)) from None
     classes = data.get("classes") if isinstance(data, dict) else None
     if not isinstance(classes, (dict, list)) or not classes:
         raise UsageError(f"{path}: a scheme file needs a non-empty 'classes' object or list")
@@ -313,8 +316,9 @@ class DominantCounts:
         """The warning that the type-free variant was scored (annotations without codes)."""
         if self.variant != TYPE_FREE:
             return []
-        return [Repair("dominant.type-free", f"dominant: {self.untyped_annotations} annotations "
-                       "have no type code; scored type-free (WT counted as TP, WTL as WL)",
+        return [Repair("dominant.type-free", f"dominant: "
+                       f"{counted(self.untyped_annotations, 'annotation')} "
+                       f"{'has' if self.untyped_annotations == 1 else 'have'} no type code; scored type-free (WT counted as TP, WTL as WL)",
                        action="scored")]
 
     # ------------------------------------------------------------------ results

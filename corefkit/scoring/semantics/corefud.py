@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from corefkit.errors import FormatError, Repair
+from corefkit.errors import FormatError, Repair, counted
 from corefkit.model import IDENTITY, Document
 from corefkit.scoring.align import Alignment, Labeler, note
 from corefkit.scoring.metrics.standard import CorefUDBlancCounts
@@ -183,11 +183,14 @@ def _udapi_order(chains: dict[Any, list[Any]], pos: list[Position]) -> list[Any]
 
 
 def check_alignment(key: UDDocument, response: UDDocument) -> None:
-    """Raise :class:`FormatError` at the first difference in sentences, sentence ids or word
-    forms between key and response (empty nodes are not compared: a system may predict them).
+    """Raise :class:`FormatError` where key and response do not split their words into the
+    same sentences (CoNLL-U: the same sentence ids): the CorefUD scorer pairs mentions by
+    (sentence, word). Word forms were compared before, in every format pair
+    (:mod:`corefkit.scoring.tokens`); empty nodes are not compared (a system may predict them).
 
-    Documents not read from CoNLL-U are compared by their number of words only, as the
-    reference scorer matches them by position (and its test responses change word forms).
+    Documents not read from CoNLL-U are compared by their number of words only. Under
+    ``--lenient`` a response with other words reaches this point; it is scored by position as
+    long as the positions exist on both sides.
     """
     where = f"document {key.name!r}"
     if not (key.conllu and response.conllu):
@@ -195,34 +198,32 @@ def check_alignment(key: UDDocument, response: UDDocument) -> None:
         response_words = sum(len(forms) for _, forms, _ in response.sentences)
         if key_words != response_words:
             raise FormatError(
-                f"key and response are not aligned: {where} has {key_words} words in the key "
-                f"but {response_words} in the response", file=response.file,
-                check="score.misaligned")
+                f"the response's words differ from the key's: {where} has "
+                f"{counted(key_words, 'word')} in the key but {response_words} in the response; CorefUD scoring pairs mentions "
+                "by word position and cannot score it, even with --lenient",
+                file=response.file, check="pair.tokens")
         return
     if len(key.sentences) != len(response.sentences):
         raise FormatError(
-            f"key and response are not aligned: {where} has {len(key.sentences)} sentences in the "
-            f"key but {len(response.sentences)} in the response; both files must hold the same "
-            "sentences and words", file=response.file, check="score.misaligned")
+            f"key and response have different sentences: {where} has {len(key.sentences)} "
+            f"sentences in the key but {len(response.sentences)} in the response; both files "
+            "must hold the same sentences and words", file=response.file,
+            check="pair.sentences")
     for n, ((kid, kforms, kline), (rid, rforms, rline)) in enumerate(
             zip(key.sentences, response.sentences), 1):
         if kid is not None and rid is not None and kid != rid:
             raise FormatError(
-                f"key and response are not aligned: sentence {n} of {where} has sent_id {kid!r} "
-                f"in the key but {rid!r} in the response",
-                file=response.file, line=rline, check="score.misaligned")
-        if kforms != rforms:
-            for w, (a, b) in enumerate(zip(kforms, rforms), 1):
-                if a != b:
-                    detail = f"word {w} is {a!r} in the key but {b!r} in the response"
-                    break
-            else:
-                detail = f"{len(kforms)} words in the key but {len(rforms)} in the response"
+                f"key and response have different sentences: sentence {n} of {where} has "
+                f"sent_id {kid!r} in the key but {rid!r} in the response",
+                file=response.file, line=rline, check="pair.sentences")
+        if len(kforms) != len(rforms):
             label = f"sentence {n}" + (f" ({kid})" if kid else "")
             in_key = f" (key {key.file}:{kline})" if kline is not None else ""
             raise FormatError(
-                f"key and response are not aligned: {label} of {where}: {detail}{in_key}",
-                file=response.file, line=rline, check="score.misaligned")
+                f"key and response have different sentences: {label} of {where} has "
+                f"{counted(len(kforms), 'word')} in the key but {len(rforms)} in the "
+                f"response{in_key}",
+                file=response.file, line=rline, check="pair.sentences")
 
 
 # ============================================================================ settings

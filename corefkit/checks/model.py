@@ -10,7 +10,7 @@ its documents.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from corefkit.checks.plugins import (
     FileChecks,
@@ -21,7 +21,7 @@ from corefkit.checks.plugins import (
     mention_incident,
     mention_text,
 )
-from corefkit.checks.registry import ERROR, WARNING, Check, register
+from corefkit.checks.registry import ERROR, WARNING, Check, get_check, register
 from corefkit.model import Document, Entity, Mention
 from corefkit.model.overlaps import crossings, more
 
@@ -75,18 +75,32 @@ register(
           "coreference chain; it should refer to no entity"),
 )
 
+_NONE = Check("model.unknown", 3, ERROR, "")
+
 MODEL_CHECKS = (NO_TOKENS, SAME_SPAN_SAME_ENTITY, SAME_SPAN, CROSSING_SAME_ENTITY,
                 ACROSS_DOCUMENTS, SPLIT_ONE_MEMBER, SPLIT_MISSING_ENTITY, SPLIT_CYCLE,
                 BRIDGING_MISSING_ANCHOR, ZERO_NO_EMPTY_NODE, NONREF_IN_CHAIN)
 
 
 class ModelChecks(FileChecks):
-    """The model checks over the documents of one file (or one list of documents)."""
+    """The model checks over the documents of one file (or one list of documents).
 
-    def __init__(self, file: str, plugin: FormatPlugin | None = None) -> None:
+    ``errors_only`` (what commands run, :mod:`corefkit.converters.gate`) leaves out the checks
+    of warning severity, and the groups of checks that can find nothing: those the format's
+    reader reports itself (``covered``) or cannot produce (``absent``); a CoNLL-2012 document
+    is then not even walked mention by mention.
+    """
+
+    def __init__(self, file: str, plugin: FormatPlugin | None = None, *,
+                 errors_only: bool = False) -> None:
         super().__init__(file)
         self.plugin = plugin
-        self.skip = frozenset(plugin.covered) if plugin is not None else frozenset()
+        self.errors_only = errors_only
+        skip = set(plugin.covered) | set(plugin.absent) if plugin is not None else set()
+        if errors_only:
+            skip |= {c for c in MODEL_CHECKS if (get_check(c) or _NONE).severity == WARNING}
+        self.skip = frozenset(skip)
+        self.groups = [group for group, ids in self._groups() if not ids <= self.skip]
         # entity -> (number, name) of the document it was first seen in; the entities stay
         # referenced for the whole file, so that object identity stays meaningful
         self.owner: dict[Entity, tuple[int, str]] = {}
@@ -106,12 +120,20 @@ class ModelChecks(FileChecks):
             return Incident(check, message, doc.line)
         return self._at(doc, mention, check, message)
 
+    def _groups(self) -> list[tuple[Callable[[Document], Iterator[Incident]], frozenset[str]]]:
+        """Each group of checks and the check ids it can report."""
+        return [
+            (self._mentions, frozenset({NO_TOKENS, NONREF_IN_CHAIN, ZERO_NO_EMPTY_NODE,
+                                        SAME_SPAN_SAME_ENTITY, SAME_SPAN})),
+            (self._crossing, frozenset({CROSSING_SAME_ENTITY})),
+            (self._shared_entities, frozenset({ACROSS_DOCUMENTS})),
+            (self._sets, frozenset({SPLIT_MISSING_ENTITY, SPLIT_ONE_MEMBER, SPLIT_CYCLE})),
+            (self._bridging, frozenset({BRIDGING_MISSING_ANCHOR})),
+        ]
+
     def _all(self, doc: Document) -> Iterator[Incident]:
-        yield from self._mentions(doc)
-        yield from self._crossing(doc)
-        yield from self._shared_entities(doc)
-        yield from self._sets(doc)
-        yield from self._bridging(doc)
+        for group in self.groups:
+            yield from group(doc)
 
     # ------------------------------------------------------------------ mentions
     def _mentions(self, doc: Document) -> Iterator[Incident]:
