@@ -17,6 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = Path(os.environ.get("COREFKIT_PEERS", Path.home() / "corefkit-peers"))
+# UD tree errors found in the real zero-bearing keys (converted releases, not UD-validated)
+UD_KEY_ERRORS = ("multiple-roots", "edeps-only-sometimes", "unconnected-egraph")
 SEEDS = ("1:corefud:2", "1:corefud:5", "1:corefud:11", "7:corefud:3")
 
 
@@ -38,8 +40,12 @@ def test_a_sample_of_zero_bearing_pairs_agrees_with_the_corefud_scorer():
         assert result.zero_bearing, result.document
         assert not result.failures, result.failures
         assert not result.differences, result.differences[:3]
-        # the one input corefkit refuses by design: an empty-node gap (docs/deviations.md §4)
-        assert all("corefud.misplaced-empty-node" in r for r in result.refusals), result.refusals
+        # what corefkit refuses by design: an empty-node gap in a response (docs/deviations.md
+        # §4), and the UD errors of the real keys themselves (every command refuses what
+        # validate calls an error; the CorefUD scorer does not validate); either is then
+        # scored with --lenient, and those values are among the compared ones
+        allowed = ("corefud.misplaced-empty-node", *(f"corefud.{c}" for c in UD_KEY_ERRORS))
+        assert all(any(a in r for a in allowed) for r in result.refusals), result.refusals
         compared += sum(result.compared.values())
     assert compared == len(SEEDS) * 2 * 12 * 8 * 3   # pairs × writers × modes × metrics × R/P/F
 
