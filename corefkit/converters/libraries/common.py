@@ -113,6 +113,24 @@ def json_lines(stream: BinaryIO, file: str, bad_json: str,
         yield number, record
 
 
+def jsonlines_documents(stream: BinaryIO, file: str, variant: str, bad_json: str,
+                        not_object: str) -> Iterator[tuple[Document, dict[str, Any], Place]]:
+    """(document, record, place) for every line of a jsonlines library output (fastcoref's,
+    Maverick's): the document named by its ``doc_key`` (else after the file and its line's
+    place) and marked as the jsonlines family's ``variant``, whose writer keeps the record's
+    shape and key order."""
+    stem = stem_of(file)
+    for ordinal, (number, record) in enumerate(json_lines(stream, file, bad_json, not_object),
+                                               1):
+        doc = named(record, ("doc_key",), stem, ordinal, file)
+        doc.line = number
+        if "doc_key" in record:
+            doc.attrs["jsonlines_doc_key"] = record["doc_key"]
+        doc.attrs["jsonlines_variant"] = variant
+        doc.attrs["jsonlines_keys"] = list(record)
+        yield doc, record, Place(file, number, doc.name)
+
+
 def named(record: dict[str, Any], keys: Sequence[str], stem: str, ordinal: int,
           file: str) -> Document:
     """A document named by the first of ``keys`` the record has (a string), else after the

@@ -27,11 +27,9 @@ from corefkit.converters.libraries.common import (
     check_char_span,
     excerpt,
     is_int,
-    json_lines,
+    jsonlines_documents,
     keep_extras,
-    named,
     shown,
-    stem_of,
     text_document,
     visible_before,
 )
@@ -47,17 +45,8 @@ USED = ("doc_key", "text", "clusters", "clusters_strings")
 
 
 def read_stream(stream: BinaryIO, file: str) -> Iterator[Document]:
-    stem = stem_of(file)
-    for ordinal, (number, record) in enumerate(json_lines(stream, file, BAD_JSON, NOT_OBJECT),
-                                               1):
-        doc = named(record, ("doc_key",), stem, ordinal, file)
-        doc.line = number
-        if "doc_key" in record:
-            doc.attrs["jsonlines_doc_key"] = record["doc_key"]
-        # as the jsonlines family's fastcoref variant: its writer keeps the shape and order
-        doc.attrs["jsonlines_variant"] = "fastcoref"
-        doc.attrs["jsonlines_keys"] = list(record)
-        yield build(doc, record, Place(file, number, doc.name))
+    for doc, record, place in jsonlines_documents(stream, file, "fastcoref", BAD_JSON, NOT_OBJECT):
+        yield build(doc, record, place)
 
 
 def char_clusters(place: Place, record: dict[str, Any], key: str, shape: str,

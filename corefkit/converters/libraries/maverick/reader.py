@@ -28,11 +28,9 @@ from corefkit.converters.libraries.common import (
     Place,
     excerpt,
     is_int,
-    json_lines,
+    jsonlines_documents,
     keep_extras,
-    named,
     shown,
-    stem_of,
 )
 from corefkit.model import Document, Token
 
@@ -51,17 +49,8 @@ Span = tuple[int, int]
 
 
 def read_stream(stream: BinaryIO, file: str) -> Iterator[Document]:
-    stem = stem_of(file)
-    for ordinal, (number, record) in enumerate(json_lines(stream, file, BAD_JSON, NOT_OBJECT),
-                                               1):
-        doc = named(record, ("doc_key",), stem, ordinal, file)
-        doc.line = number
-        if "doc_key" in record:
-            doc.attrs["jsonlines_doc_key"] = record["doc_key"]
-        # as the jsonlines family's maverick variant: its writer keeps the shape and order
-        doc.attrs["jsonlines_variant"] = "maverick"
-        doc.attrs["jsonlines_keys"] = list(record)
-        yield build(doc, record, Place(file, number, doc.name))
+    for doc, record, place in jsonlines_documents(stream, file, "maverick", BAD_JSON, NOT_OBJECT):
+        yield build(doc, record, place)
 
 
 def _clusters(place: Place, record: dict[str, Any], key: str) -> list[list[Span]]:
