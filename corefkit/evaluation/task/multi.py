@@ -20,7 +20,7 @@ from corefkit.evaluation.task.datasets import (
 )
 from corefkit.evaluation.task.leaderboard import Rejection
 from corefkit.evaluation.task.spec import Task
-from corefkit.evaluation.task.submission import discover
+from corefkit.evaluation.task.submission import discover, refusal
 
 Progress = Callable[[str, str], None]
 
@@ -38,9 +38,8 @@ def run_datasets(task: Task, submissions: str, engine: dict[str, Any],
     entries: list[DatasetEntry] = []
     rejected: list[Rejection] = []
     for submission in found:
-        if submission.refused is not None:  # a link, a device: never read
-            rejected.append(Rejection(submission.name, submission.path, "refused",
-                                      submission.refused, errors=1))
+        if (refused := refusal(submission)) is not None:  # a link, a device: never read
+            rejected.append(refused)
             continue
         if progress is not None:
             progress(submission.name, "checking")

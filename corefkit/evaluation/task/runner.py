@@ -48,6 +48,7 @@ from corefkit.evaluation.task.submission import (  # noqa: F401  (runner.X stays
     discover,
     document_rows,
     prepare,
+    refusal,
     score_submission,
 )
 
@@ -127,9 +128,8 @@ def evaluate(found: list[Submission], task: Task, prepared: Prepared, engine: di
     rejected: list[Rejection] = []
     matrices: dict[str, dict[str, np.ndarray]] = {}
     for submission in found:
-        if submission.refused is not None:
-            rejected.append(Rejection(submission.name, submission.path, "refused",
-                                      submission.refused, errors=1))
+        if (refused := refusal(submission)) is not None:  # a link, a device: never read
+            rejected.append(refused)
             continue
         if progress is not None:
             progress(submission.name, "checking")

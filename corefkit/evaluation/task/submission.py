@@ -128,6 +128,13 @@ def discover(directory: str, task: Task) -> tuple[list[Submission], list[Repair]
     return [Submission(n, p, r) for n, (_, p, r) in zip(names, found)], notes
 
 
+def refusal(submission: Submission) -> Rejection | None:
+    """The rejection of a submission refused unread (:func:`untrusted_entry`), or None."""
+    if submission.refused is None:
+        return None
+    return Rejection(submission.name, submission.path, "refused", submission.refused, errors=1)
+
+
 def untrusted_entry(path: str) -> str | None:
     """Why the submission ``path`` is refused unread, or None: a symbolic link (whatever it
     points to: the message never says), anything but a regular file or folder, or a folder
