@@ -349,8 +349,8 @@ def labelled_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("labels") / "labels.html"
     code = main(["report", str(GUM), str(GUM_PAIR / "response-mild.conllu"),
                  str(GUM_PAIR / "response-heavy.conllu"), "--label", LABELS[0], "--label",
-                 LABELS[1], "-o", str(out), "-q"])
-    assert code == 0
+                 LABELS[1], "-o", str(out), "-q", "--lenient"])
+    assert code == 0  # --lenient: response-mild gives one entity two identities
     return out
 
 
