@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from corefkit.errors import CorefkitError
+from corefkit.errors import CorefkitError, FormatError
 
 INSTALL = "pip install corefkit[cas]"
 TYPESYSTEM_NAMES = ("TypeSystem.xml", "typesystem.xml", "Typesystem.xml")
@@ -82,7 +82,9 @@ def load_typesystems(paths: Sequence[str]) -> Any:
         except CorefkitError:
             raise
         except Exception as exc:  # cassis raises plain exceptions on malformed files
-            raise CorefkitError(f"{path}: not a UIMA type system ({_short(exc)})") from None
+            line, column = xml_error_place(exc)
+            raise FormatError(f"not a UIMA type system ({_short(exc)})", file=path, line=line,
+                              column=column, check="cas.unreadable-typesystem") from None
         merged = ts if merged is None else cassis.merge_typesystems(merged, ts)
     return merged
 
@@ -112,6 +114,20 @@ def load_cas(data: bytes, typesystem: Any, *, json: bool, lenient: bool) -> Any:
         if json:
             return cassis.load_cas_from_json(io.BytesIO(data), typesystem=typesystem)
         return cassis.load_cas_from_xmi(io.BytesIO(data), typesystem=typesystem, lenient=lenient)
+
+
+def xml_error_place(exc: BaseException) -> tuple[int | None, int | None]:
+    """The 1-based line and column an XML parser's exception names, if any (lxml: position,
+    expat: lineno and offset)."""
+    position = getattr(exc, "position", None)
+    if isinstance(position, tuple) and len(position) == 2 and isinstance(position[0], int) \
+            and position[0] > 0:
+        return position[0], position[1] + 1 if isinstance(position[1], int) else None
+    line = getattr(exc, "lineno", None)
+    if isinstance(line, int) and line > 0:
+        offset = getattr(exc, "offset", None)
+        return line, offset if isinstance(offset, int) and offset > 0 else None
+    return None, None
 
 
 def _short(exc: Exception) -> str:

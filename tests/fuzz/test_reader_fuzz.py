@@ -71,6 +71,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from corefkit import read
 from corefkit.cli.main import main
 from corefkit.validation.catalog import get_check
 from corefkit.validation.engine import STOPPED
@@ -307,6 +308,15 @@ SYNTAX = {
 }
 # an attribute value of an MMAX2 file (op "value" replaces it, keeping the XML well formed)
 XML_VALUE = rb'\b[\w:]+="([^"<&]*)"'
+XML_VALUE_RE = re.compile(XML_VALUE)
+
+
+def _after_declaration(line: bytes) -> int:
+    """Where a line's content starts after an XML declaration (``<?xml ...?>``) it opens with."""
+    if not line.startswith(b"<?xml"):
+        return 0
+    end = line.find(b"?>")
+    return len(line) if end < 0 else end + 2
 
 
 def ops(fmt: str) -> st.SearchStrategy[list[Op]]:
@@ -483,8 +493,9 @@ def apply(files: dict[str, bytes], sample: Sample, op: Op) -> None:
         lines[i] = line
         data = b"".join(lines)
     elif name == "value":
+        # every attribute value but the XML declaration's (a file may be one line after it)
         places = [(i, m.start(1), m.end(1)) for i, line in enumerate(lines)
-                  if not line.startswith(b"<?xml") for m in re.finditer(XML_VALUE, line)]
+                  for m in XML_VALUE_RE.finditer(line, _after_declaration(line))]
         if not places:
             return
         i, a, b = places[n1 % len(places)]
@@ -705,12 +716,20 @@ def _check(root: Path, files: dict[str, bytes], sample: Sample,
     for command in (("score", path, path), ("stats", path)):
         ran = cli(*command)
         sane(ran, command[0], path, data, fmt)
+        if command[0] == "score" and strict.code == 0 and ran.check == "pair.empty-key":
+            # a file read without a mention (the mutation took its coreference away): scoring
+            # refuses the empty key rather than print 0/0 — only when there is no mention
+            assert not any(doc.mentions for doc in read(path)), ran.err
+            continue
         assert ran.code == strict.code, (f"convert exit {strict.code}: {strict.err}\n"
                                          f"{command[0]} exit {ran.code}: {ran.err}")
         assert ran.check == strict.check, (strict.err, ran.err)
 
     if strict.code == 1:
-        lenient = cli("convert", path, *_target(root, sample, "lenient"), "--lenient")
+        # --forms replace: what is read leniently may hold forms the target's writer refuses
+        # (a FORM with white space at one end); that is the writer's refusal, not the reader's
+        lenient = cli("convert", path, *_target(root, sample, "lenient"), "--lenient",
+                      "--forms", "replace")
         sane(lenient, "convert --lenient", path, data, fmt)
         rejected = [f for f in refusals if rejection(f)]
         if not rejected:

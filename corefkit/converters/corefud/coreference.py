@@ -36,6 +36,13 @@ COREFUD_ETYPES = ("person", "place", "organization", "animal", "plant", "object"
                   "time", "number", "abstract", "event", "other")
 
 
+def innermost(starting: list[Mention]) -> Mention:
+    """The mention a ``Bridge`` (or ``SplitAnte``) on a node stands for, of the mentions of its
+    entity that start there: the innermost (fewest tokens, then the earliest end) — what the
+    writer assumes when it reports a relation it cannot place (:mod:`.writer`)."""
+    return min(starting, key=lambda m: (len(m.tokens), m.end, m.id))
+
+
 class _Pending:
     """A discontinuous mention whose parts are still being read."""
 
@@ -255,14 +262,18 @@ class CoreferenceReader:
             pending = _Pending(eid, n, fields, start_line, entity)
             pending_list.append(pending)
         else:
-            pending = next((p for p in pending_list if p.parts_done == i - 1 and p.total == n), None)
+            # the open mention this part continues: among those of this entity waiting for
+            # part i, the first with this part's fields (writers repeat them on every part, so
+            # two discontinuous mentions of one entity that interleave are told apart)
+            waiting = [p for p in pending_list if p.parts_done == i - 1 and p.total == n]
+            pending = next((p for p in waiting if self._same_fields(p.fields, fields)),
+                           waiting[0] if waiting else None)
             if pending is None:
                 raise self.error(
                     f"part [{i}/{n}] of a discontinuous mention of {eid!r} without its earlier "
                     "parts; parts must be opened in order [1/n], [2/n], …",
                     start_line, "corefud.bad-discontinuous", start_column)
-            if fields[:self.id_pos] + fields[self.id_pos + 1:] != \
-                    pending.fields[:self.id_pos] + pending.fields[self.id_pos + 1:]:
+            if not self._same_fields(pending.fields, fields):
                 self.repair("corefud.mention-attribute-mismatch", start_line,
                             f"the parts of a discontinuous mention of {eid!r} have different "
                             "fields; kept those of the first part", column=start_column)
@@ -279,6 +290,11 @@ class CoreferenceReader:
             pending_list.remove(pending)
             self._mention(pending.entity, eid, tuple(pending.tokens), pending.fields, pending.line,
                           None)
+
+    def _same_fields(self, first: list[str], other: list[str]) -> bool:
+        """Whether two parts of a discontinuous mention state the same fields (but the id)."""
+        pos = self.id_pos
+        return first[:pos] + first[pos + 1:] == other[:pos] + other[pos + 1:]
 
     def _entity_for(self, eid: str, fields: list[str], line: int, column: int) -> Entity:
         entity = self.entities.get(eid)
@@ -545,7 +561,7 @@ class CoreferenceReader:
                 continue
             starting = self._start_mentions(source, index)
             if starting:
-                anaphor = starting[0]
+                anaphor = innermost(starting)
             else:
                 mentions = doc.mentions_of(source_entity)
                 before = [m for m in mentions if m.start <= index]

@@ -22,6 +22,7 @@ from corefkit.converters.conllu_comments import (
     part_lines,
     sentence_comments,
 )
+from corefkit.converters.corefud.coreference import innermost
 from corefkit.converters.corefud.misc import (
     DECLARATION_RE,
     ETYPE_FIELDS,
@@ -106,10 +107,10 @@ def _bridging_losses(doc: Document, profile: str) -> list[LossRecord]:
     anchors: list[Bridging] = []
     for bridge in doc.bridging():
         relation = bridge.relation or ""
-        if written_relation(relation, profile) != relation:
-            renamed.setdefault(relation, []).append(bridge)
-        elif read_back_elsewhere(doc, bridge):
+        if read_back_elsewhere(doc, bridge):  # dropped (renamed or not)
             elsewhere.append(bridge)
+        elif written_relation(relation, profile) != relation:
+            renamed.setdefault(relation, []).append(bridge)
         elif bridge.anchor_mention is not None:
             anchors.append(bridge)
     records = []
@@ -132,7 +133,7 @@ def read_back_elsewhere(doc: Document, bridge: Bridging) -> bool:
     if entity is None or not bridge.anaphor.tokens:
         return False
     starting = [m for m in doc.mentions_of(entity) if m.start == bridge.anaphor.start]
-    return min(starting, key=lambda m: (len(m.tokens), m.end, m.id)) is not bridge.anaphor
+    return innermost(starting) is not bridge.anaphor
 
 
 def written_relation(relation: str, profile: str) -> str:

@@ -45,6 +45,9 @@ register(
             "a '# global.columns' declaration without ID, FORM and IDENTITY, or naming a column "
             "twice"),
     _reader("too-many-fields", 1, ERROR, "a token line with more fields than columns"),
+    _reader("empty-field", 1, ERROR,
+            "a field of a TAB-separated token line that is empty or only white space (the UA "
+            "scorer splits lines at white space: the columns after it would shift)"),
     _reader("token-id-order", 1, ERROR,
             "a token id that neither follows the previous one (ids run through the document) "
             "nor is a decimal of it"),

@@ -349,6 +349,13 @@ class _DocumentBuilder(MarkableModel):
         if "\t" in line:
             fields = [f.strip() for f in line.rstrip().split("\t")]
             self.tab_lines += 1
+            if "" in fields:
+                i = fields.index("")
+                name = state.names[i] if i < state.width else f"field {i + 1}"
+                raise self.error(
+                    f"field {i + 1} ({name}) is empty or only white space; the UA scorer splits "
+                    "lines at white space, so the columns after it would shift: write '_' for "
+                    "an empty value", number, "ua.empty-field", field_column(line, i))
         else:
             fields = line.split()
             self.space_lines += 1

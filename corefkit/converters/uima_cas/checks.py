@@ -27,6 +27,9 @@ register(
             "annotations are skipped (dkpro-cassis' lenient loading)"),
     _reader("unreadable", 1, ERROR, "dkpro-cassis cannot read the file (not XMI or CAS JSON, "
             "or not matching its type system)"),
+    _reader("unreadable-typesystem", 1, ERROR,
+            "the type system file is not a UIMA type system dkpro-cassis can read (malformed "
+            "XML, cut off, or another kind of file)"),
     _reader("scheme", 1, ERROR,
             "the coreference layers asked for are not used in the file, or it uses several and "
             "none was named"),

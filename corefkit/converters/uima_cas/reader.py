@@ -121,8 +121,7 @@ class _Reader:
         except Exception as exc:  # cassis raises plain exceptions on malformed files
             error = self.error("cas.unreadable", f"dkpro-cassis cannot read the file: "
                                f"{bridge._short(exc)}")
-            # the XML parser's errors know where (lxml: position, expat: lineno and offset)
-            line, column = _where(exc)
+            line, column = bridge.xml_error_place(exc)
             if line:
                 error = FormatError(error.message, file=self.display, line=line,
                                     column=column, check="cas.unreadable")
@@ -200,16 +199,3 @@ def _all_spans(layers: CorefLayers) -> list[tuple[int, int]]:
             found.append((link.begin, link.end))
             found.extend(link.parts)
     return found
-
-
-def _where(exc: BaseException) -> tuple[int | None, int | None]:
-    """The 1-based line and column an XML parser's exception names, if any."""
-    position = getattr(exc, "position", None)
-    if isinstance(position, tuple) and len(position) == 2 and isinstance(position[0], int) \
-            and position[0] > 0:
-        return position[0], position[1] + 1 if isinstance(position[1], int) else None
-    line = getattr(exc, "lineno", None)
-    if isinstance(line, int) and line > 0:
-        offset = getattr(exc, "offset", None)
-        return line, offset if isinstance(offset, int) and offset > 0 else None
-    return None, None
