@@ -41,22 +41,71 @@ def pair_by_content(keys: Sequence[Sequence[str]],
                     responses: Sequence[Sequence[str]]) -> ContentPairs:
     """Pair documents given as their word forms (see the module's description)."""
     key_words = [[comparable(w) for w in k] for k in keys]
+    response_words = [[comparable(w) for w in r] for r in responses]
+    found = ContentPairs([[] for _ in keys])
+    owner, owner_word = _owners(key_words, range(len(keys)))
+    left = []
+    for index, words in enumerate(response_words):
+        best = _best(words, owner, owner_word)
+        if best is None:
+            left.append(index)
+        else:
+            found.pieces[best].append(index)
+    if left:
+        _second_round(key_words, response_words, left, found)
+    return found
+
+
+def _second_round(key_words: list[list[str]], response_words: list[list[str]],
+                  left: list[int], found: ContentPairs) -> None:
+    """Pair the responses the first round left with key documents nothing paired with.
+
+    Two near-identical key documents (a reprinted article) share most shingles, so a
+    response may have too few that are distinctive over all keys. Here a key document
+    nothing was paired with is a candidate when it holds ``SHARE`` of the response's
+    shingles at all; of the candidates, the one with the most shingles no other candidate
+    holds wins (then the most shared). Linear in the shingles of both sides (times how many
+    key documents hold a shingle)."""
+    holders: dict[int, list[int]] = {}
+    for index, words in enumerate(key_words):
+        for shingle in set(_shingles(words, SHINGLE)):
+            holders.setdefault(shingle, []).append(index)
+    claimed = {i for i, pieces in enumerate(found.pieces) if pieces}
+    for index in left:
+        shingles = _shingles(response_words[index], SHINGLE)
+        votes: Counter[int] = Counter()
+        for shingle in shingles:
+            for key in holders.get(shingle, ()):
+                if key not in claimed:
+                    votes[key] += 1
+        candidates = {k for k, n in votes.items() if shingles and n >= SHARE * len(shingles)}
+        own: Counter[int] = Counter()
+        for shingle in shingles:
+            mine = [k for k in holders.get(shingle, ()) if k in candidates]
+            if len(mine) == 1:
+                own[mine[0]] += 1
+        if candidates:
+            best = max(candidates, key=lambda k: (own[k], votes[k], -k))
+            found.pieces[best].append(index)
+        else:
+            found.extra.append(index)
+    for pieces in found.pieces:
+        pieces.sort()
+
+
+def _owners(key_words: list[list[str]], among: Sequence[int]
+            ) -> tuple[dict[int, int], dict[str, int]]:
+    """The shingles and the words of the key documents ``among``, each with the one document
+    holding it (-1: several do)."""
     owner: dict[int, int] = {}          # shingle -> the one key document holding it, else -1
     owner_word: dict[str, int] = {}
-    for index, words in enumerate(key_words):
+    for index in among:
+        words = key_words[index]
         for shingle in set(_shingles(words, SHINGLE)):
             owner[shingle] = index if shingle not in owner else -1
         for word in set(words):
             owner_word[word] = index if word not in owner_word else -1
-    found = ContentPairs([[] for _ in keys])
-    for index, response in enumerate(responses):
-        words = [comparable(w) for w in response]
-        best = _best(words, owner, owner_word)
-        if best is None:
-            found.extra.append(index)
-        else:
-            found.pieces[best].append(index)
-    return found
+    return owner, owner_word
 
 
 def _best(words: list[str], owner: dict[int, int], owner_word: dict[str, int]) -> int | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gc
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from corefkit.alignment.text import comparable
@@ -27,6 +27,8 @@ from corefkit.alignment.report import EXPANDED, MOVED, TRIMMED, UNALIGNED, Docum
 from corefkit.alignment.words import WordLinks, link_words
 from corefkit.errors import UsageError
 from corefkit.model import Document, Mention, Sentence, Token
+from corefkit.model.syntax import udapi_head
+from corefkit.model.text_order import linear_order
 
 BOUNDARIES = ("expand", "unaligned")
 MERGED = ("trim", "keep")
@@ -140,21 +142,26 @@ class _Layer:
                 self.links[response_words[ordinal]] = (key_words[link[0]], key_words[link[1]],
                                                        link[2], link[3])
         # empty nodes: a response empty node after a word takes a key empty node not yet
-        # taken that follows the word it is linked to, or whose first enhanced parent that word
-        # is (where text2text-coref's -z writes it), the same form first; one the key lacks is
+        # taken of those the key has there — in place, or where text2text-coref writes them
+        # (after their first enhanced parent), whichever layout the response's empty nodes
+        # fit better (:func:`_empty_layouts`) — the same form first; one the key lacks is
         # added after the word's empty nodes
         added: dict[int, list[Token]] = {}       # key token index (-1: start) -> new nodes
         placed: dict[int, tuple[int, int]] = {}  # response token -> (key token, k-th added)
-        children = _children(key)
-        taken: set[int] = set()
+        after_of: dict[int, int] = {}            # response empty node -> key token before it
         after = -1
         for index, token in enumerate(response.tokens):
-            if not token.is_empty:
+            if token.is_empty:
+                after_of[index] = after
+            else:
                 link = self.links[index]
                 if link is not None:
                     after = link[1]
-                continue
-            slot = _free_empty(key_tokens, after, children, taken, token.form)
+        layouts = _empty_layouts(key, after_of.values()) if after_of else []
+        taken: set[int] = set()
+        for index, after in after_of.items():
+            token = response.tokens[index]
+            slot = _free_empty(key_tokens, after, layouts, taken, token.form)
             if slot is not None:
                 taken.add(slot)
                 self.links[index] = (slot, slot, False, False)
@@ -203,33 +210,46 @@ class _Layer:
         self.tokens, self.sentences = tokens, sentences
 
 
-def _children(key: Document) -> dict[int, list[int]]:
-    """Key empty nodes by the token of their first enhanced-dependency parent."""
-    found: dict[int, list[int]] = {}
+def _empty_layouts(key: Document, afters: Iterable[int]) -> list[dict[int, list[int]]]:
+    """The key's empty nodes by the key word a response writes them after, in two layouts,
+    the one the response's empty nodes (``afters``: the key word before each) fit better
+    first: in place, and as text2text-coref moves them (after their first enhanced parent:
+    :func:`corefkit.model.text_order.linear_order`)."""
+    in_place: dict[int, list[int]] = {}
+    moved: dict[int, list[int]] = {}
+    word = -1                               # the last key word before the sentence
     for sentence in key.sentences:
-        by_id = {key.tokens[i].id: i for i in sentence.token_indices() if key.tokens[i].id}
-        for i in sentence.token_indices():
-            token = key.tokens[i]
-            if token.is_empty and token.deps and token.deps != "_":
-                parent = token.deps.split("|", 1)[0].partition(":")[0]
-                if parent in by_id:
-                    found.setdefault(by_id[parent], []).append(i)
-    return found
+        for layout, order in ((in_place, sentence.token_indices()),
+                              (moved, linear_order(key, sentence.index))):
+            last = word
+            for i in order:
+                if key.tokens[i].is_empty:
+                    layout.setdefault(last, []).append(i)
+                else:
+                    last = i
+        words = [i for i in sentence.token_indices() if not key.tokens[i].is_empty]
+        word = words[-1] if words else word
+    wanted: dict[int, int] = {}
+    for after in afters:
+        wanted[after] = wanted.get(after, 0) + 1
+
+    def distance(layout: dict[int, list[int]]) -> int:
+        """How far the response's counts of empty nodes per place are from the layout's."""
+        return sum(abs(wanted.get(w, 0) - len(layout.get(w, ()))) for w in {*wanted, *layout})
+
+    return [moved, in_place] if distance(moved) < distance(in_place) else [in_place, moved]
 
 
-def _free_empty(tokens: list[Token], after: int, children: dict[int, list[int]],
+def _free_empty(tokens: list[Token], after: int, layouts: list[dict[int, list[int]]],
                 taken: set[int], form: str) -> int | None:
-    """A key empty node for a response empty node written after key token ``after``."""
-    candidates = []
-    slot = after + 1
-    while slot < len(tokens) and tokens[slot].is_empty:
-        candidates.append(slot)
-        slot += 1
-    candidates += children.get(after, [])
-    free = [c for c in candidates if c not in taken]
-    same = [c for c in free if tokens[c].form == form]
-    chosen = same or free
-    return chosen[0] if chosen else None
+    """A key empty node for a response empty node written after key token ``after``: the
+    first not taken there in the better layout, else in the other (the same form first)."""
+    for layout in layouts:
+        free = [c for c in layout.get(after, ()) if c not in taken]
+        if free:
+            same = [c for c in free if tokens[c].form == form]
+            return (same or free)[0]
+    return None
 
 
 def _copy_token(token: Token) -> Token:
@@ -293,19 +313,27 @@ class _Builder:
         entities = {e: doc.new_entity(layer=e.layer, pseudo=e.pseudo, attrs=dict(e.attrs))
                     for e in response.entities}
         made: dict[Mention, Mention] = {}
+        # a key that states heads gets responses with heads: where the response gives none,
+        # the head udapi's MoveHead gives on the key's tree (as text2text-coref's text2conllu
+        # writes an answer into the key's CoNLL-U); a key without heads compares first nodes
+        derive = any(m.head is not None for m in key.mentions)
         for mention in response.mentions:
             tokens = projected.get(mention)
             if tokens is None:
                 continue
             entity = response.entity_of(mention)
-            if entity is not None and mention.nonref is None and mention.head is None \
+            head = self._inside(mention.head, tokens)
+            derived = mention.head_derived
+            if head is None and derive and tokens[-1] < len(self.layer.tokens):
+                head, derived = udapi_head(doc, tokens), True
+            if entity is not None and mention.nonref is None and head is None \
                     and not mention.min_tokens and mention.layer == entity.layer:
                 made[mention] = doc.add_read_mention(tokens, entities[entity],
                                                      dict(mention.attrs), mention.line)
                 continue
             made[mention] = doc.add_mention(
                 tokens, entities[entity] if entity is not None else None, layer=mention.layer,
-                head=self._inside(mention.head, tokens), head_derived=mention.head_derived,
+                head=head, head_derived=derived,
                 min_tokens=self._min(mention.min_tokens, tokens), min_derived=mention.min_derived,
                 nonref=mention.nonref, attrs=dict(mention.attrs), line=mention.line)
         for membership in response.memberships():
@@ -358,19 +386,21 @@ class _Builder:
         whether one lies inside a key token, and whether an edge was trimmed; None when no
         token of the run is linked."""
         links = self.layer.links
-        first = start
-        while first <= end and links[first] is None:
-            first += 1
-        if first > end:
+        # the range runs from the first to the last linked word; the run's empty nodes are
+        # added where the key has them (text2text-coref writes an empty node after its
+        # parent, which may lie beyond the key position of a mention's last word)
+        linked = [i for i in range(start, end + 1) if links[i] is not None]
+        if not linked:
             return None
-        last = end
-        while links[last] is None:
-            last -= 1
+        empty = self.response.tokens
+        words = [i for i in linked if not empty[i].is_empty]
+        first, last = (words[0], words[-1]) if words else (linked[0], linked[-1])
+        moved = linked[0] != start or linked[-1] != end
         # an edge on an inserted repetition ("a a|[e1 third ...") stands for its twin's word:
         # which of two equal words the edit script called inserted is arbitrary
-        if first != start and self._twin(start, start - 1):
+        if linked[0] != start and self._twin(start, start - 1):
             first = start - 1
-        if last != end and self._twin(end, end + 1):
+        if linked[-1] != end and self._twin(end, end + 1):
             last = end + 1
         head, tail = links[first], links[last]
         assert head is not None and tail is not None
@@ -392,7 +422,7 @@ class _Builder:
             link = links[index]
             if link is not None and self.response.tokens[index].is_empty and link[0] not in run:
                 run.append(link[0])
-        return run, first != start or last != end, head[2] or tail[3], trimmed
+        return run, moved, head[2] or tail[3], trimmed
 
     def _twin(self, index: int, other: int) -> bool:
         """Whether response word ``other`` is linked and the same word as ``index``."""

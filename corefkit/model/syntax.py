@@ -119,3 +119,98 @@ def tree_head(doc: Document, tokens: Sequence[int], *, parents: ParentMap | None
     if not tops:
         return None
     return min(tops, key=lambda t: (tree_depth(parents, t), t))
+
+
+# ------------------------------------------------------------------ udapi's MoveHead rule
+ROOT = -1  # the sentence's root, as a parent
+
+
+def _deps_parents(doc: Document, token: int) -> list[int] | None:
+    """The enhanced parents of a token from its DEPS (``ROOT`` for ``0``), None when DEPS is
+    not annotated; ids that name no token of its sentence are left out."""
+    deps = doc.tokens[token].deps
+    if deps in MISSING_HEADS:
+        return None
+    span = doc.sentences[doc.tokens[token].sentence]
+    by_id = {doc.tokens[i].id: i for i in range(span.start, span.stop)}
+    found = []
+    for item in deps.split("|"):
+        parent = item.partition(":")[0]
+        if parent == "0":
+            found.append(ROOT)
+        elif parent in by_id:
+            found.append(by_id[parent])
+    return found
+
+
+def _common_ancestor(parents: ParentMap, nodes: list[int]) -> int | None:
+    """The lowest node of the basic tree that governs every one of ``nodes`` (one of them, or
+    ``ROOT``); None when their paths up share no node (a node without a known parent)."""
+    paths = []
+    for node in nodes:
+        path, seen = [node], {node}
+        current: int | None = node
+        while current is not None and current != ROOT:
+            if current not in parents:
+                break
+            parent = parents[current]
+            current = ROOT if parent is None else parent
+            if current in seen:
+                return None  # a cycle
+            seen.add(current)
+            path.append(current)
+        paths.append(path)
+    shared = set(paths[0]).intersection(*paths[1:])
+    return next((n for n in paths[0] if n in shared), None)
+
+
+def udapi_head(doc: Document, tokens: Sequence[int]) -> int:
+    """The head udapi gives a mention created over ``tokens`` without one and then moved by
+    its ``corefud.MoveHead`` block — what text2text-coref's ``text2conllu`` does to every
+    mention of an LLM answer before the CorefUD scorer reads it (written from the block's
+    documented behaviour):
+
+    1. the tokens whose basic parent is the root or outside the span; one of them wins;
+    2. of those, the ones none of whose parents (enhanced DEPS where annotated, else the basic
+       parent) is inside the span (else those not all of whose parents are); one wins;
+    3. an empty node stands for its first non-empty enhanced parent; the lowest common
+       governor of what remains, if it is one of the candidates, wins;
+    4. else the first token, if it is a candidate (the head the mention was created with),
+       else the first candidate.
+    """
+    if len(tokens) < 2:
+        return tokens[0]
+    inside = set(tokens)
+    parents = span_parents(doc, tokens)
+    basic = [t for t in tokens if parents.get(t) is None or parents[t] not in inside]
+    if len(basic) == 1:
+        return basic[0]
+
+    def eparents(t: int) -> list[int]:
+        found = _deps_parents(doc, t)
+        if found is not None:
+            return found
+        if t not in parents:  # no basic parent either (an empty node)
+            return []
+        parent = parents[t]
+        return [ROOT if parent is None else parent]
+
+    candidates = [t for t in basic if not any(p in inside for p in eparents(t))]
+    if not candidates:
+        candidates = [t for t in basic if not all(p in inside for p in eparents(t))]
+        if not candidates:
+            return tokens[0]
+    if len(candidates) == 1:
+        return candidates[0]
+    words = [t for t in candidates if not doc.tokens[t].is_empty]
+    for t in candidates:
+        if doc.tokens[t].is_empty:
+            up = [p for p in (_deps_parents(doc, t) or [])
+                  if p == ROOT or not doc.tokens[p].is_empty]
+            if up and up[0] not in words:
+                words.append(up[0])
+    if words:
+        highest = _common_ancestor(parents, sorted(words))
+        if highest is not None and highest in candidates:
+            return highest
+    return tokens[0] if tokens[0] in candidates else candidates[0]

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from corefkit.model import IDENTITY, Document, Entity, Mention
+from corefkit.model.text_order import linear_order
 
 ID_MODES = ("sequential", "corpus")
 _UNSAFE = re.compile(r"[\s\[\](){}<>,|]")
@@ -98,39 +99,6 @@ def _name(entity: Entity, number: int, ids: str) -> str:
 
 
 def _token_order(doc: Document) -> list[int]:
-    """Token indices in writing order: each empty node after its first enhanced parent."""
-    order: list[int] = []
-    for sentence in doc.sentences:
-        indices = list(sentence.token_indices())
-        by_id = {doc.tokens[i].id: i for i in indices if doc.tokens[i].id}
-        after: dict[int, list[int]] = {}
-        kept = []
-        for i in indices:
-            token = doc.tokens[i]
-            parent = _first_parent(token.deps) if token.is_empty else None
-            if parent is not None and parent in by_id and by_id[parent] != i:
-                after.setdefault(by_id[parent], []).append(i)
-            else:
-                kept.append(i)
-        done: set[int] = set()
-
-        def put(i: int) -> None:
-            if i in done:
-                return
-            done.add(i)
-            order.append(i)
-            for child in after.get(i, []):
-                put(child)
-
-        for i in kept:
-            put(i)
-        for i in indices:  # nodes whose parents form a cycle of empty nodes
-            put(i)
-    return order
-
-
-def _first_parent(deps: str | None) -> str | None:
-    if not deps or deps == "_":
-        return None
-    head = deps.split("|", 1)[0].partition(":")[0]
-    return head if head and head != "0" else None
+    """Token indices in writing order: each empty node after its first enhanced parent, as
+    text2text-coref moves it (:func:`corefkit.model.text_order.linear_order`)."""
+    return [i for s in range(len(doc.sentences)) for i in linear_order(doc, s)]
