@@ -350,28 +350,29 @@ class _Plan:
         """The coreference layer's links, in text order (kept in ``self.links``)."""
         found: list[_Link] = []
         sets = self.doc.accommodated_sets()
-        self._identity_links(found, sets)
-        self._group_links(found, sets)
+        self._group_links(found, sets)  # first: which sets are written decides below
+        self._identity_links(found)
         self._dd_links(found)
         found.sort(key=lambda x: (x[0][0], x[1][0][0] if x[1] else -1, x[0][1]))
         self.links = found
         return [{"Mentions": antecedents, "Referant": referant, "Type": code}
                 for referant, antecedents, code, _ in found]
 
-    def _identity_links(self, found: list[_Link], sets: dict[Entity, list[Entity]]) -> None:
+    def _identity_links(self, found: list[_Link]) -> None:
         """Every mention of a chain to its dominant mention; typed singletons, and a mention
         left alone by chain mates that cannot be written, without antecedent."""
         from corefkit.passes.dominant import dominant_mentions
 
         doc = self.doc
         dominant = dominant_mentions(doc, self.ranking)
-        members_of_sets = {s.member for s in doc.memberships()}
+        # entities a written group link holds (as an antecedent or its referring expression)
+        in_groups = {e for pair in self.memberships_kept for e in pair}
         for entity in doc.entities_in(IDENTITY):
             written = [m for m in doc.mentions_of(entity) if self._span(m) is not None]
             if len(written) == 1:
                 mention = written[0]
                 codes = _codes(mention)
-                if entity in members_of_sets or entity in sets:
+                if entity in in_groups:
                     continue  # written as a group link's antecedent or referring expression
                 if (codes and not any(c[3:4] == "g" for c in codes)) or doc.size(entity) > 1:
                     found.append((self._at(mention), [], self._type(mention, group=False),
