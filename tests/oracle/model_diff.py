@@ -114,6 +114,7 @@ class TokenMap:
         src_words = [t.index for t in source.tokens if not t.is_empty]
         res_words = [t.index for t in result.tokens if not t.is_empty]
         self.forward: dict[int, list[int]] = {}
+        self.moved: set[int] = set()  # source empty nodes the result holds at another place
         self._align_words(src_words, res_words)
         self._align_empty()
 
@@ -188,7 +189,13 @@ class TokenMap:
             return found
 
         res_places = places(self.result)
-        for (word, rank), index in places(self.source).items():
+        source_places = places(self.source)
+        if self.result.source_format in ("text2text", "text2text-json"):
+            # the linear text writes each empty node where text2text-coref moves it
+            moved = _text2text_places(self.source)
+            self.moved = {i for place, i in source_places.items() if moved.get(i, place) != place}
+            source_places = {place: i for i, place in moved.items()}
+        for (word, rank), index in source_places.items():
             target = self.forward.get(word, [-1])[-1] if word >= 0 else -1
             found = res_places.get((target, rank))
             if found is not None:
@@ -199,6 +206,51 @@ class TokenMap:
 
     def all_mapped(self, indices: Iterable[int]) -> bool:
         return all(i in self.forward for i in indices)
+
+
+def _text2text_places(doc: Document) -> dict[int, tuple[int, int]]:
+    """Where text2text-coref's ``conllu2text -z`` puts each empty node: (the word before it,
+    its rank after that word). It walks a sentence's empty nodes in order and gives each one
+    not already after its first enhanced parent the id ``P.(k+1)`` (``P`` that parent's id,
+    ``k`` the empty nodes numbered ``P.x`` at that moment), re-sorting the empty nodes by id
+    after each move (an independent reading of its behaviour, for this oracle)."""
+    found: dict[int, tuple[int, int]] = {}
+    for sentence in doc.sentences:
+        idx = list(sentence.token_indices())
+        try:
+            number = {i: float(doc.tokens[i].id or "") for i in idx}
+        except ValueError:
+            continue
+        by_id = {doc.tokens[i].id: i for i in idx}
+        empties = [i for i in idx if doc.tokens[i].is_empty]
+        for i in list(empties):
+            deps = doc.tokens[i].deps or "_"
+            parent = None if deps == "_" else deps.split("|")[0].split(":")[0]
+            if parent is None or (parent != "0" and parent not in by_id):
+                continue
+            target = 0.0 if parent == "0" else number[by_id[parent]]
+            if int(number[i]) == target:
+                continue
+            value = target + 0.1
+            for j in empties:
+                if int(number[j]) == target:
+                    value += 0.1
+            number[i] = value
+            empties.sort(key=lambda j: number[j])
+        words = [i for i in idx if not doc.tokens[i].is_empty]
+        order = sorted([(number[i], 0, n, i) for n, i in enumerate(words)]
+                       + [(number[i], 1, n, i) for n, i in enumerate(empties)])
+        word = sentence.start - 1
+        while word >= 0 and doc.tokens[word].is_empty:
+            word -= 1
+        rank = 0
+        for *_, i in order:
+            if doc.tokens[i].is_empty:
+                rank += 1
+                found[i] = (word, rank)
+            else:
+                word, rank = i, 0
+    return found
 
 
 def _column_values(doc: Document, index: int) -> dict[str, Any]:
@@ -243,7 +295,7 @@ def _diff_tokens(source: Document, result: Document, tmap: TokenMap, diff: Docum
             continue
         reached.update(targets)
         if len(targets) != 1 or r_tok[targets[0]].form != token.form or (
-                r_tok[targets[0]].is_empty != token.is_empty):
+                r_tok[targets[0]].is_empty != token.is_empty) or token.index in tmap.moved:
             diff.add(feature, CHANGED, where)
         # columns of a kept token (one target: a split token keeps none of them exactly)
         src_values = _column_values(source, token.index)

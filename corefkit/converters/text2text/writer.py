@@ -34,12 +34,45 @@ def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
     """What the linear text cannot hold of ``doc``: its name and its sentence breaks."""
     found = record(doc, "names", [repr(doc.name)], "changed (the linear text holds no document "
                    "name: a reader names each line after its file)")
-    return found + sentence_losses(doc, **options)
+    return found + shared_losses(doc, **options)
 
 
-def sentence_losses(doc: Document, **options: Any) -> list[LossRecord]:
-    """The loss both LLM-track formats share: a document is one list of words."""
+def moved_empty_nodes(doc: Document) -> list[str]:
+    """The empty nodes the linear text writes at another place — after another word, or
+    after the same word but at another rank among its empty nodes (one before it moved)."""
+    from corefkit.model.text_order import linear_order
+
+    moved = []
+    for sentence in doc.sentences:
+        indices = list(sentence.token_indices())
+        if not any(doc.tokens[i].is_empty for i in indices):
+            continue
+        before, after = _places(doc, indices), _places(doc, linear_order(doc, sentence.index))
+        moved += [f"sentence {sentence.index + 1}, empty node {doc.tokens[i].id}"
+                  for i in indices if doc.tokens[i].is_empty and before[i] != after[i]]
+    return moved
+
+
+def _places(doc: Document, order: list[int]) -> dict[int, tuple[int, int]]:
+    """Each empty node's place in an order of tokens: (the word before it, its rank)."""
+    found, word, rank = {}, -1, 0
+    for i in order:
+        if doc.tokens[i].is_empty:
+            rank += 1
+            found[i] = (word, rank)
+        else:
+            word, rank = i, 0
+    return found
+
+
+def shared_losses(doc: Document, **options: Any) -> list[LossRecord]:
+    """The losses both LLM-track formats share: a document is one list of words, and with
+    ``text2text_zeros`` an empty node stands after its first enhanced parent."""
     found: list[LossRecord] = []
+    if options.get("text2text_zeros"):
+        found += record(doc, "empty_nodes", moved_empty_nodes(doc),
+                        "changed (written after its first enhanced parent, as text2text-coref "
+                        "writes it: read back there, under another id)")
     written = [s for s in doc.sentences
                if options.get("text2text_zeros") or any(not doc.tokens[i].is_empty
                                                         for i in s.token_indices())]

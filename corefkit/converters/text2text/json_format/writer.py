@@ -28,7 +28,7 @@ capabilities = text_writer.capabilities
 
 
 def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
-    found = text_writer.sentence_losses(doc, **options)
+    found = text_writer.shared_losses(doc, **options)
     if doc.name != doc.id:  # doc_id is the id: the part is not written
         found += record(doc, "names", [f"{doc.name!r} as {doc.id!r}"],
                         "changed (doc_id holds no part)")
