@@ -27,7 +27,7 @@ from corefkit.alignment.report import EXPANDED, MOVED, TRIMMED, UNALIGNED, Docum
 from corefkit.alignment.words import WordLinks, link_words
 from corefkit.errors import UsageError
 from corefkit.model import Document, Mention, Sentence, Token
-from corefkit.model.syntax import udapi_head
+from corefkit.model.syntax import MISSING_HEADS, udapi_head
 from corefkit.model.text_order import linear_order
 
 BOUNDARIES = ("expand", "unaligned")
@@ -324,7 +324,8 @@ class _Builder:
             entity = response.entity_of(mention)
             head = self._inside(mention.head, tokens)
             derived = mention.head_derived
-            if head is None and derive and tokens[-1] < len(self.layer.tokens):
+            if head is None and derive and tokens[-1] < len(self.layer.tokens) and any(
+                    doc.tokens[t].head not in MISSING_HEADS for t in tokens):  # a tree there
                 head, derived = udapi_head(doc, tokens), True
             if entity is not None and mention.nonref is None and head is None \
                     and not mention.min_tokens and mention.layer == entity.layer:

@@ -438,7 +438,7 @@ def find_losses(
     actions = {**DEFAULT_ACTIONS, **(actions or {})}
     records = []
     for feature, detect in _detectors(doc, can).items():
-        if feature in can:
+        if feature in can or feature == "token_columns":  # per column: conll_column_losses
             continue
         records += record(doc, feature, detect(), actions.get(feature, "dropped"))
     return records
@@ -453,6 +453,9 @@ CONLL_COLUMNS = {4: "POS", 5: "parse bit", 6: "predicate lemma", 7: "predicate f
 ONTONOTES_WIDTH = 11               # columns of a token line before the coreference column
 CONLL_PLACEHOLDERS = frozenset({"-", "_", "*"})  # "nothing here" in those columns
 COLUMNS_FEATURE = "conll_columns"  # the loss records of dropped CoNLL-2012 columns
+# the columns the reader reads into the model (XPOS, LEMMA, speaker): a writer that drops
+# them reports the model's features (``pos``, ``lemmas``, ``speakers``), once
+INTERPRETED_COLUMNS = frozenset({"POS", "predicate lemma", "speaker"})
 EVERY_COLUMN = frozenset({"*"})    # a writer's answer when it keeps every column
 FEATURE_NAMES = {**FEATURES, COLUMNS_FEATURE: "words with a value in a CoNLL-2012 column"}
 
@@ -469,7 +472,10 @@ def conll_column_losses(doc: Document, kept: frozenset[str] = frozenset()) -> li
     """Loss records for the CoNLL-2012 columns of ``doc`` (read from CoNLL-2012) that hold
     values and that a writer does not keep: one record per column name, counting the words
     with a value (not ``-``, ``_`` or ``*``). ``kept`` names the columns the writer carries
-    (:data:`EVERY_COLUMN`: all); the speaker column is reported as the ``speakers`` feature."""
+    (:data:`EVERY_COLUMN`: all). The POS, predicate lemma and speaker columns are read into
+    the model and reported as its ``pos``, ``lemmas`` and ``speakers`` features; the model's
+    ``token_columns`` (the columns it does not interpret, per word) is this report's other
+    view and is not reported beside it."""
     if kept == EVERY_COLUMN:
         return []
     counts: dict[str, int] = {}
@@ -484,7 +490,7 @@ def conll_column_losses(doc: Document, kept: frozenset[str] = frozenset()) -> li
             if value in CONLL_PLACEHOLDERS:
                 continue
             name = conll_column_name(index, len(row))
-            if name in kept or name == "speaker":
+            if name in kept or name in INTERPRETED_COLUMNS:
                 continue
             counts[name] = counts.get(name, 0) + 1
             low, high = numbers.get(name, (index + 1, index + 1))

@@ -16,8 +16,9 @@ compared per feature, kind and count:
 * tokens and their columns — ``tokens`` (words whose form or segmentation changed, or that are
   gone), ``empty_nodes``, ``sentences`` (source sentences whose boundaries are not kept),
   ``lemmas``, ``pos``, ``morphology``, ``syntax`` (HEAD and DEPREL), ``enhanced_deps``, ``misc``
-  (MISC items other than coreference), ``token_columns`` (CoNLL-2012 columns corefkit keeps
-  opaque: parse bits, senses, named entities, ...), ``speakers`` (per word). A column of a word
+  (MISC items other than coreference), ``speakers`` (per word); ``conll_columns`` (the
+  CoNLL-2012 columns the model does not interpret: parse bits, senses, named entities, ...,
+  one count per word and column, as the loss report counts them). A column of a word
   that is itself gone is not counted again: it is part of that word's loss;
 * mentions — every source mention is matched to one of the result (same layer and the same
   tokens after alignment; else, as an approximation, one that shares its first or last token);
@@ -265,13 +266,6 @@ def _column_values(doc: Document, index: int) -> dict[str, Any]:
             if item and item != "_" and not item.startswith(COREF_MISC)]
     if misc:
         values["misc"] = tuple(misc)
-    columns = token.attrs.get("conll_columns")
-    if isinstance(columns, list) and len(columns) >= 5:
-        skip = {4, 6, 9} if len(columns) >= 11 else set()  # read into xpos, lemma, speaker
-        extra = tuple(_value(c) if k not in skip else None for k, c in enumerate(columns)
-                      if k >= 4)
-        if any(v is not None for v in extra):
-            values["token_columns"] = extra
     speaker = token.speaker or doc.sentences[token.sentence].speaker \
         if 0 <= token.sentence < len(doc.sentences) else token.speaker
     if _value(speaker) is not None:
@@ -302,21 +296,12 @@ def _diff_tokens(source: Document, result: Document, tmap: TokenMap, diff: Docum
         res_values = _column_values(result, targets[0]) if len(targets) == 1 else {}
         for column, value in src_values.items():
             other = res_values.get(column)
-            if column == "token_columns" and other is not None:
-                other = _kept_columns(value, other)
             if other != value:
                 kind = DROPPED if other is None else CHANGED
                 diff.add(column, kind, f"{where}: {value!r} -> {other!r}")
     for token in r_tok:
         if token.index not in reached and not token.is_empty:
             diff.add("tokens", CHANGED, f"result token {token.index} {token.form!r} added")
-
-
-def _kept_columns(source: tuple, result: tuple) -> tuple | None:
-    """The source's opaque columns if the result has every non-empty one of them."""
-    if len(result) < len(source):
-        return None
-    return source if all(a is None or a == b for a, b in zip(source, result)) else result
 
 
 def _diff_sentences(source: Document, result: Document, tmap: TokenMap,
@@ -687,8 +672,8 @@ def _diff_conll_columns(source: Document, result: Document, tmap: TokenMap,
         for index in range(4, len(row)):
             value = row[index]
             name = ONTONOTES_NAMES.get(index) if len(row) >= 11 else None
-            if value in PLACEHOLDERS or name == "speaker":
-                continue
+            if value in PLACEHOLDERS or name in ("speaker", "POS", "predicate lemma"):
+                continue  # read into the model: its speakers, pos and lemmas features
             if other_row is not None and len(other_row) == len(row) and other_row[index] == value:
                 continue
             if other is not None and ((name == "POS" and other.xpos == value)
