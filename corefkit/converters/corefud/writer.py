@@ -543,7 +543,10 @@ class _DocumentWriter:
             pos = entries[at - 1][0] if at else 0
             entries[at:at] = [(pos, line) for line in new_meta]
         source_declared = doc.attrs.get("corefud_declaration") is not None
-        if not have_declaration and (not self.conllu or (source_declared and (
+        # a CoNLL-U document without a declaration is written without one only when it gets no
+        # Entity values (a treebank without coreference); Stanza's chains, for one, need it
+        declare = source_declared or bool(doc.mentions)
+        if not have_declaration and (not self.conllu or (declare and (
                 state.documents == 0 or state.declaration != self.declaration))):
             at = 1 if have_newdoc and entries and entries[0][1].startswith("# newdoc") else 0
             entries.insert(at, (0, f"# global.Entity = {self.declaration}"))

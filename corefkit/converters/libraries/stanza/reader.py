@@ -69,11 +69,24 @@ def annotate(doc: Document, file: str) -> Document:
         spans += [(found.chain, sentence.start + found.first, sentence.start + found.last)
                   for found in mentions(words, fail)]
     add_chains(doc, Place(file, doc.line, doc.name), spans, DUPLICATE)
+    for token in doc.tokens:  # read into the model: a writer writes the chains its own way
+        if token.misc and ("coref_chains=" in token.misc or "ner=" in token.misc):
+            token.misc = _without_chains(token.misc)
     if legacy:
         Place(file, legacy[0], doc.name).warn(
             doc, LEGACY_KEY, f"{len(legacy)} word{'s' if len(legacy) > 1 else ''} carry "
             "coreference under ner= (Stanza before June 2026); read as coref_chains")
     return doc
+
+
+def _without_chains(misc: str) -> str:
+    """MISC without its coreference items: ``coref_chains=``, and ``ner=`` where it holds
+    chain attachments (Stanza before June 2026); ``_`` when nothing is left."""
+    kept = [item for item in misc.split("|")
+            if not item.startswith("coref_chains=") and not (
+                item.startswith("ner=") and all(Attachment.from_misc(a) is not None
+                                                for a in item[4:].split(",")))]
+    return "|".join(kept) or "_"
 
 
 def add_chains(doc: Document, place: Place, spans: list[tuple[int, int, int]],

@@ -21,6 +21,7 @@ import json
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
+from corefkit.converters.jsontext import locate
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Token
 
@@ -41,7 +42,7 @@ def read_stream(stream: BinaryIO, file: str, *, lenient: bool = False) -> Iterat
         raise FormatError(f"the file holds a JSON {type(data).__name__}, not a list of "
                           "documents", file=file, line=1, check="text2text-json.bad-shape")
     for ordinal, record in enumerate(data, 1):
-        doc = _document(record, ordinal, file)
+        doc = _document(record, ordinal, file, text)
         if skipped and ordinal == 1:
             doc.repairs.append(skipped)
         yield doc
@@ -70,19 +71,22 @@ def _parse(text: str, file: str, lenient: bool) -> tuple[Any, Repair | None]:
                           check="text2text-json.bad-json") from None
 
 
-def _bad(message: str, file: str, ordinal: int) -> FormatError:
-    return FormatError(f"document {ordinal}: {message}", file=file,
+def _bad(message: str, file: str, ordinal: int, text: str, *steps: str | int) -> FormatError:
+    """The refusal of document ``ordinal``, located at the value ``steps`` lead to in it."""
+    where = locate(text, [ordinal - 1, *steps]) or locate(text, [ordinal - 1])
+    line, column = where if where is not None else (None, None)
+    return FormatError(f"document {ordinal}: {message}", file=file, line=line, column=column,
                        check="text2text-json.bad-shape")
 
 
-def _document(record: Any, ordinal: int, file: str) -> Document:
+def _document(record: Any, ordinal: int, file: str, text: str) -> Document:
     if not isinstance(record, dict):
-        raise _bad(f"a JSON {type(record).__name__}, not an object", file, ordinal)
+        raise _bad(f"a JSON {type(record).__name__}, not an object", file, ordinal, text)
     name, tokens = record.get("doc_id"), record.get("tokens")
     if not isinstance(name, (str, int)) or isinstance(name, bool):
-        raise _bad("doc_id should be a string", file, ordinal)
+        raise _bad("doc_id should be a string", file, ordinal, text, "doc_id")
     if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-        raise _bad("tokens should be a list of strings", file, ordinal)
+        raise _bad("tokens should be a list of strings", file, ordinal, text, "tokens")
     doc = Document(str(name), None, file=file)
     made, word, empty = [], 0, 0
     for form in tokens:
@@ -99,13 +103,14 @@ def _document(record: Any, ordinal: int, file: str) -> Document:
     texts = record.get("clusters_text_mentions")
     if not isinstance(clusters, list) or not all(isinstance(c, list) for c in clusters):
         raise _bad("clusters_token_offsets should be a list of clusters (lists of [start, "
-                   "end])", file, ordinal)
+                   "end])", file, ordinal, text, "clusters_token_offsets")
     spans: list[tuple[int, int, int, int, str | None]] = []   # start, end, cluster, k, text
     for number, cluster in enumerate(clusters, 1):
         for k, span in enumerate(cluster):
             if not (isinstance(span, list) and len(span) == 2
                     and all(isinstance(x, int) and not isinstance(x, bool) for x in span)):
-                raise _bad(f"cluster {number}: {span!r} is not [start, end]", file, ordinal)
+                raise _bad(f"cluster {number}: {span!r} is not [start, end]", file, ordinal,
+                           text, "clusters_token_offsets", number - 1, k)
             start, end = span
             if not 0 <= start <= end < len(tokens):
                 doc.repairs.append(Repair(
