@@ -121,6 +121,10 @@ BRAT = FormRule("\\s\ufeff", "white space, at which the brat reader splits the t
 LCC = FormRule("", "", ends=True,
                why_ends="which the LCC reader strips from the mentions over it")
 MMAX2 = FormRule(XML_FORBIDDEN, "which XML 1.0 cannot hold", empty=True)
+# Maverick's tokens are a JSON list (any string), checked against the text it writes beside
+# them, where a byte-order mark is not read as a character (white space nulls the offsets)
+MAVERICK = FormRule("\ufeff", "a byte-order mark, which the reader does not read as a "
+                               "character of the text", empty=True)
 # the tool formats lay a document out as text, a token a row (WebAnno TSV) or a span of the
 # text (UIMA CAS): a TAB or line break would end the row or the sentence
 WEBANNO_TSV = FormRule("\t\n\r", "which would break the row into fields or lines")

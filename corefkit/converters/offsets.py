@@ -204,8 +204,8 @@ def replaced_layout(doc: Document) -> tuple[str, dict[int, Span], int]:
             if token.is_empty:
                 continue
             form = token.form
-            if not form or _FORM_SPACE_RE.search(form):
-                form = _FORM_SPACE_RE.sub("_", form) or "_"
+            if not form or FORM_SPACE_RE.search(form):
+                form = FORM_SPACE_RE.sub("_", form) or "_"
                 changed += 1
             if words:
                 pos += 1
@@ -218,7 +218,7 @@ def replaced_layout(doc: Document) -> tuple[str, dict[int, Span], int]:
     return "".join(line + "\n" for line in lines), offsets, changed
 
 
-_FORM_SPACE_RE = re.compile(r"\s")
+FORM_SPACE_RE = re.compile(r"\s")
 
 
 def runs(positions: Sequence[int]) -> list[tuple[int, int]]:

@@ -82,7 +82,9 @@ def test_fastcoref_real_file_counts():
 def test_fastcoref_written_back_is_the_file(tmp_path):
     docs = list(read(FASTCOREF, format="fastcoref"))
     report = write(docs, tmp_path / "out.jsonl", format="fastcoref")
-    assert report.losses == [] and report.repairs == []
+    # the file names no document: read back from another file, each is named after that one
+    assert {(r.feature, r.count) for r in report.losses} == {("names", 1)}
+    assert len(report.losses) == 3 and report.repairs == []
     assert (tmp_path / "out.jsonl").read_text().splitlines() == \
         FASTCOREF.read_text().splitlines()
 
@@ -194,7 +196,9 @@ def test_maverick_scored_and_written(tmp_path):
     assert report.metrics["muc"].f1 == report.metrics["bcub"].f1 == 1
     doc, = read(path, format="maverick")
     written = write([doc], tmp_path / "back.jsonl", format="maverick")
-    assert written.losses == [] and written.repairs == []
+    # m.jsonl names no document: read back from back.jsonl it is named after that file
+    assert [(r.feature, r.examples) for r in written.losses] == [("names", ["m-1"])]
+    assert written.repairs == []
     record = json.loads((tmp_path / "back.jsonl").read_text())
     assert record["clusters_token_offsets"] == [[[5, 5], [7, 8], [17, 17]], [[0, 1], [12, 13]]]
     back, = read(tmp_path / "back.jsonl", format="maverick")
@@ -222,7 +226,8 @@ def test_spacy_documented_span_groups():
 def test_spacy_written_back(tmp_path):
     docs = list(read(SPACY_TRAIN))
     report = write(docs, tmp_path / "back.jsonl", format="spacy")
-    assert report.losses == [] and report.repairs == []
+    # the file names no document (spaCy's Doc.to_json has no name): named after the file read
+    assert {r.feature for r in report.losses} == {"names"} and report.repairs == []
     assert [json.loads(line) for line in (tmp_path / "back.jsonl").read_text().splitlines()] \
         == [json.loads(line) for line in SPACY_TRAIN.read_text().splitlines()]
 
@@ -406,10 +411,16 @@ def test_losses_are_what_the_format_cannot_hold(fmt, tmp_path):
     expected = {k: v for k, v in present.items() if k not in spec.capabilities}
     if fmt == "spacy":  # heads in part: GUM's heads are derived, nothing to write
         assert all(m.head is None or m.head_derived for m in doc.mentions)
+    # what a format holds in part, counted by its writer: Maverick's tokens are one list
+    # (every sentence break); fastcoref's reader splits the text by its own rule
+    if fmt == "maverick":
+        expected["sentences"] = len(doc.sentences)
+    if fmt == "fastcoref":
+        partly = {k: report.loss_totals()[k] for k in ("sentences", "tokens")}
+        assert 0 < partly["sentences"] <= len(doc.sentences) and partly["tokens"] >= 1
+        expected.update(partly)
     assert report.loss_totals() == expected
-    # Maverick's tokens are one list: the sentences are reported as approximated
-    assert [r.check for r in report.repairs] == (["maverick.flat-tokens"] if fmt == "maverick"
-                                                 else [])
+    assert report.repairs == []
 
 
 # ---------------------------------------------------------------------------- across libraries

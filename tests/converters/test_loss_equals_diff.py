@@ -68,8 +68,6 @@ def test_the_loss_report_equals_the_diff(source: Source, target: Target) -> None
 # format missing from the harness still fails the test below.
 # no file holds Maverick's output (its documented example is built in test_libraries.py)
 NO_SOURCE = frozenset({"maverick"})
-# writers not yet held to the equality (tests/oracle/format_pairs.py: LIBRARY_TARGETS)
-NOT_YET_AS_TARGETS = frozenset({"fastcoref", "maverick", "spacy"})
 
 
 def test_every_corpus_and_every_writer_is_covered() -> None:
@@ -80,8 +78,7 @@ def test_every_corpus_and_every_writer_is_covered() -> None:
     covered = {s.corpus.split("/")[0] for s in SOURCES}
     assert corpus_folders() <= covered
     assert all(s.location.exists() for s in SOURCES)
-    writers = {name for name, spec in FORMATS.items()
-               if spec.writes and spec.writes_any_corpus} - NOT_YET_AS_TARGETS
+    writers = {name for name, spec in FORMATS.items() if spec.writes and spec.writes_any_corpus}
     assert {t.format for t in TARGETS} == writers and "gap" not in writers
     from corefkit.converters.jsonlines.spec import SHAPES
 

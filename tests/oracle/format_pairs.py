@@ -150,12 +150,11 @@ TARGETS = (
     Target("jsonlines:maverick", "jsonlines", (("jsonlines_shape", "maverick"),)),
     Target("jsonlines:coref-data", "jsonlines", (("jsonlines_shape", "coref-data"),)),
     Target("jsonlines:fastcoref", "jsonlines", (("jsonlines_shape", "fastcoref"),)),
+    # what NLP libraries write (for their users' pipelines and tests)
+    Target("fastcoref", "fastcoref"),
+    Target("maverick", "maverick", FORMS),
+    Target("spacy", "spacy"),
 )
-# what NLP libraries write: their writers' loss reports do not yet count what the reader of
-# their own text makes of it (a re-tokenized text, one flat token list, no document name,
-# columns spaCy keeps); run with these to see it
-LIBRARY_TARGETS = (Target("fastcoref", "fastcoref"), Target("maverick", "maverick"),
-                   Target("spacy", "spacy"))
 
 
 # Pairs whose loss report does not yet equal the diff (found when the formats of the annotation

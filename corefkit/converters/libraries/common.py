@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TypeGuard
 
 from corefkit.converters.io import iter_lines
+from corefkit.converters.loss import LossRecord, record
 from corefkit.converters.offsets import CHARS, TEXT, CharIndex
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Entity, Token
@@ -145,6 +146,15 @@ def named(record: dict[str, Any], keys: Sequence[str], stem: str, ordinal: int,
     doc = Document(f"{stem}-{ordinal}", None, file=file)
     doc.attrs[UNNAMED] = True
     return doc
+
+
+def unnamed_losses(doc: Document) -> list[LossRecord]:
+    """A document read without a name is written without one: a reader names it after its
+    file (and place), which the loss report says."""
+    if not doc.attrs.get(UNNAMED):
+        return []
+    return record(doc, "names", [doc.name],
+                  "changed (the record has no name: a reader names it after its file)")
 
 
 # ---------------------------------------------------------------------------- mentions

@@ -21,8 +21,9 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from corefkit.converters.jsonlines.shapes import fastcoref, written
-from corefkit.converters.libraries.common import UNNAMED, add_extras
-from corefkit.converters.loss import ConversionReport, discontinuous_action
+from corefkit.converters.libraries.common import UNNAMED, add_extras, unnamed_losses
+from corefkit.converters.jsonlines.writer import fastcoref_losses
+from corefkit.converters.loss import ConversionReport, LossRecord, discontinuous_action
 from corefkit.converters.offsets import kept_layout, replaced_layout
 from corefkit.errors import Repair
 from corefkit.model import Document
@@ -31,6 +32,14 @@ from corefkit.model import Document
 def loss_actions(**options: Any) -> dict[str, str]:
     return {"split_antecedents": "dropped (set entities stay ordinary chains)",
             "discontinuous": discontinuous_action(str(options.get("discontinuous", "drop")))}
+
+
+def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
+    """What the record cannot hold beyond the format's capabilities: what the reader's
+    tokenisation rule makes of the text (tokens, sentences; as the jsonlines family's fastcoref
+    shape counts it)."""
+    w = written(doc, str(options.get("discontinuous", "drop")))
+    return fastcoref_losses(doc, w) + unnamed_losses(doc)
 
 
 def record_of(doc: Document, report: ConversionReport, discontinuous: str = "drop",

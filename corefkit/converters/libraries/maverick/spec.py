@@ -12,6 +12,7 @@ bring their own text; never detected from the content (such a file is the jsonli
 
 from __future__ import annotations
 
+from corefkit.converters import forms
 from corefkit.converters.base import DISCONTINUOUS, FormatSpec
 
 SPEC = FormatSpec(
@@ -23,6 +24,7 @@ SPEC = FormatSpec(
     named_patterns=("*.jsonlines", "*.jsonl", "*.json"),
     capabilities=frozenset({"singletons", "crossing_same_entity", "cross_sentence", "parts",
                             "metadata"}),
+    forms=forms.MAVERICK,
     package="corefkit.converters.libraries.maverick",
     sniff=lambda head: False,
     sniff_priority=95,

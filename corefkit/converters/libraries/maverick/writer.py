@@ -22,8 +22,8 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from corefkit.converters.jsonlines.shapes import maverick, written
-from corefkit.converters.libraries.common import UNNAMED, add_extras
-from corefkit.converters.loss import ConversionReport, discontinuous_action
+from corefkit.converters.libraries.common import UNNAMED, add_extras, unnamed_losses
+from corefkit.converters.loss import ConversionReport, LossRecord, discontinuous_action, record
 from corefkit.converters.offsets import kept_layout, replaced_layout
 from corefkit.errors import Repair
 from corefkit.model import Document
@@ -32,6 +32,18 @@ from corefkit.model import Document
 def loss_actions(**options: Any) -> dict[str, str]:
     return {"split_antecedents": "dropped (set entities stay ordinary chains)",
             "discontinuous": discontinuous_action(str(options.get("discontinuous", "drop")))}
+
+
+def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
+    """What the record cannot hold beyond the format's capabilities: sentence breaks
+    (Maverick's tokens are one list)."""
+    w = written(doc, str(options.get("discontinuous", "drop")))
+    found = unnamed_losses(doc)
+    if len(w.sentences) > 1:
+        found += record(doc, "sentences", [doc.sentences[w.tokens[a].sentence]
+                                           for a, _ in w.sentences],
+                        "changed (Maverick's tokens are one list: no sentence breaks)")
+    return found
 
 
 def record_of(doc: Document, report: ConversionReport, discontinuous: str = "drop",
@@ -55,10 +67,6 @@ def record_of(doc: Document, report: ConversionReport, discontinuous: str = "dro
         record.update(clusters_char_offsets=chars,
                       clusters_char_text=[[text[s:e + 1] for s, e in chain] for chain in chars],
                       text=text)
-    if len(w.sentences) > 1:
-        report.repairs.append(Repair(
-            "maverick.flat-tokens", f"Maverick's tokens are one list: {len(w.sentences)} "
-            "sentences written as one", document=doc.name, action="approximated"))
     clashes = add_extras(doc, record)
     if clashes:
         report.repairs.append(Repair(

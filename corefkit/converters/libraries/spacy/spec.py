@@ -35,8 +35,11 @@ SPEC = FormatSpec(
     patterns=("*.spacy.jsonl", "*.spacy.jsonlines"),
     named_patterns=("*.jsonlines", "*.jsonl", "*.json"),
     capabilities=frozenset({"singletons", "crossing_same_entity", "cross_sentence", "heads",
-                            "metadata"}),
-    partial=(("heads", "where every mention of a cluster has a one-word head inside it"),),
+                            "metadata", "names", "parts", "lemmas", "pos", "morphology",
+                            "syntax"}),
+    partial=(("heads", "where every mention of a cluster has a one-word head inside it"),
+             ("syntax", "where every word's head lies in its sentence (else no head is "
+                        "written, only the relation)"),),
     package="corefkit.converters.libraries.spacy",
     sniff=sniff,
     sniff_priority=14,   # before jsonlines, which takes a "tokens" key for Maverick's

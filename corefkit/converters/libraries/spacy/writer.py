@@ -20,16 +20,17 @@ import json
 from collections.abc import Iterable
 from typing import IO, Any
 
-from corefkit.converters.jsonlines.shapes import Written, written
-from corefkit.converters.libraries.common import add_extras
+from corefkit.converters.jsonlines.shapes import Written, doc_key, written
+from corefkit.converters.libraries.common import UNNAMED, add_extras, unnamed_losses
 from corefkit.converters.loss import (
     MAX_EXAMPLES,
     ConversionReport,
     LossRecord,
     describe_mention,
     discontinuous_action,
+    record,
 )
-from corefkit.converters.offsets import kept_layout, replaced_layout
+from corefkit.converters.offsets import FORM_SPACE_RE, kept_layout, replaced_layout
 from corefkit.errors import Repair
 from corefkit.model import Document, Mention
 
@@ -56,11 +57,25 @@ def partial_losses(doc: Document, **options: Any) -> list[LossRecord]:
     for chain in w.clusters:
         heads = [_head_of(w, a, b, m) for (a, b), m in chain]
         if any(h is None for h in heads):
-            lost += [describe_mention(doc, m) for ((a, b), m), h in zip(chain, heads)
-                     if h is None and m.head is not None and not m.head_derived]
-    if not lost:
-        return []
-    return [LossRecord("heads", len(lost), "dropped", lost[:MAX_EXAMPLES], doc.name)]
+            # the cluster's head group is not written: every stated head of it is lost
+            lost += [describe_mention(doc, m) for (_, m) in chain
+                     if m.head is not None and not m.head_derived]
+    found = [LossRecord("heads", len(lost), "dropped", lost[:MAX_EXAMPLES], doc.name)] \
+        if lost else []
+    found += unnamed_losses(doc)
+    if kept_layout(doc) is None:
+        found += record(doc, "tokens", [t for t in w.tokens if not t.form
+                                        or FORM_SPACE_RE.search(t.form)],
+                        "changed (a form with white space, or none, is written with '_')")
+    sentence_of = w.sentence_of()
+    heads = [_head_index(w, t.head, sentence_of[i], i) for i, t in enumerate(w.tokens)]
+    if heads and not all(h is not None for h in heads):
+        treed = [t for t in w.tokens if t.head not in (None, "_", "")]
+        found += record(doc, "syntax", [t for t in treed if t.deprel not in (None, "_", "")],
+                        "changed (heads are written only when every word has one in its "
+                        "sentence: the relation is kept)")
+        found += record(doc, "syntax", [t for t in treed if t.deprel in (None, "_", "")])
+    return found
 
 
 def record_of(doc: Document, report: ConversionReport, discontinuous: str = "drop",
@@ -70,12 +85,7 @@ def record_of(doc: Document, report: ConversionReport, discontinuous: str = "dro
     if layout is not None:
         text, offsets = layout
     else:
-        text, offsets, changed = replaced_layout(doc)
-        if changed:
-            report.repairs.append(Repair(
-                "spacy.form-changed", f"{changed} token form{'s' if changed > 1 else ''} held "
-                "white space (or nothing) and were written with '_'", document=doc.name,
-                action="approximated"))
+        text, offsets, _ = replaced_layout(doc)   # changed forms: partial_losses
     spans = [offsets[t.index] for t in w.tokens]
     tokens = _tokens(w, spans, text)
     groups: dict[str, list[dict[str, Any]]] = {}
@@ -85,13 +95,14 @@ def record_of(doc: Document, report: ConversionReport, discontinuous: str = "dro
         if heads and all(h is not None for h in heads):
             groups[f"coref_head_clusters_{n}"] = [_span(spans, h, h) for h in heads
                                                   if h is not None]
-    record: dict[str, Any] = {
+    record: dict[str, Any] = {} if doc.attrs.get(UNNAMED) else {"doc_key": doc_key(doc)}
+    record.update({
         "text": text,
         "sents": [{"start": spans[a][0], "end": spans[b - 1][1]} for a, b in w.sentences
                   if b > a],
         "tokens": tokens,
         "spans": groups,
-    }
+    })
     _other_groups(doc, record)
     if not record["spans"]:
         del record["spans"]       # as Doc.to_json() leaves it out
