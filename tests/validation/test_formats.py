@@ -124,7 +124,7 @@ def test_every_check_has_a_fixture():
     # the tool formats' writer repairs (tests/converters/test_webanno_tsv.py)
     covered |= {"webanno-tsv.form-changed", "cas.form-changed"}
     # the library writers' repairs (tests/converters/test_libraries.py)
-    covered |= {"fastcoref.form-changed", "spacy.form-changed", "maverick.flat-tokens"}
+    # (the library writers report changed forms and sentence breaks as losses, not repairs)
     covered |= {c for extra in TOGETHER.values() for c in extra}
     covered |= {"file.unreadable"}  # tests/validation/test_engine.py
     covered |= {"document.too-large"}  # tests/converters/test_same_span.py

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TypeGuard
 
 from corefkit.converters.io import iter_lines
-from corefkit.converters.loss import LossRecord, record
+from corefkit.converters.loss import LossRecord
+from corefkit.converters.loss import record as loss_record
 from corefkit.converters.offsets import CHARS, TEXT, CharIndex
 from corefkit.errors import FormatError, Repair
 from corefkit.model import Document, Entity, Token
@@ -153,7 +154,7 @@ def unnamed_losses(doc: Document) -> list[LossRecord]:
     file (and place), which the loss report says."""
     if not doc.attrs.get(UNNAMED):
         return []
-    return record(doc, "names", [doc.name],
+    return loss_record(doc, "names", [doc.name],
                   "changed (the record has no name: a reader names it after its file)")
 
 

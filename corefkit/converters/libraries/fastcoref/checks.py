@@ -25,8 +25,6 @@ register(
             "a clusters_strings entry that is not the text at its offsets: the offsets "
             "contradict the text"),
     _reader("duplicate-mention", 3, WARNING, "the same offsets twice in one cluster; kept once"),
-    Check("fastcoref.form-changed", 2, WARNING,
-          "a token form that held white space was written with '_' (writer)", FORMAT),
 )
 
 PLUGIN = FormatPlugin(FORMAT)

@@ -11,7 +11,7 @@ is written as further keys.
 Lost (the loss report counts each): everything but the identity chains of words — zeros,
 empty nodes, heads, speakers, split antecedents, bridging, discourse deixis, non-referring and
 unlinked mentions, mention and entity attributes; a form holding white space is written with
-``_`` (``fastcoref.form-changed``).
+``_`` (counted under ``tokens``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from corefkit.converters.jsonlines.shapes import fastcoref, written
 from corefkit.converters.libraries.common import UNNAMED, add_extras, unnamed_losses
 from corefkit.converters.jsonlines.writer import fastcoref_losses
 from corefkit.converters.loss import ConversionReport, LossRecord, discontinuous_action
-from corefkit.converters.offsets import kept_layout, replaced_layout
 from corefkit.errors import Repair
 from corefkit.model import Document
 
@@ -48,13 +47,6 @@ def record_of(doc: Document, report: ConversionReport, discontinuous: str = "dro
     record = fastcoref(written(doc, discontinuous))
     if doc.attrs.get(UNNAMED):
         del record["doc_key"]
-    if kept_layout(doc) is None:
-        _, _, changed = replaced_layout(doc)
-        if changed:
-            report.repairs.append(Repair(
-                "fastcoref.form-changed", f"{changed} token form{'s' if changed > 1 else ''} "
-                "held white space (or nothing) and were written with '_'", document=doc.name,
-                action="approximated"))
     clashes = add_extras(doc, record)
     if clashes:
         report.repairs.append(Repair(

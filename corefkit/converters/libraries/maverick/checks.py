@@ -27,8 +27,6 @@ register(
             "clusters_char_offsets not parallel to the token offsets, outside the text, or "
             "holding other characters than the mention's tokens or its clusters_char_text"),
     _reader("duplicate-mention", 3, WARNING, "the same offsets twice in one cluster; kept once"),
-    Check("maverick.flat-tokens", 2, WARNING,
-          "a document of several sentences written as one token list (writer)", FORMAT),
 )
 
 PLUGIN = FormatPlugin(FORMAT)

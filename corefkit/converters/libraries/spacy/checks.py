@@ -31,8 +31,6 @@ register(
             "a coref_head_clusters_N group that does not give each mention of coref_clusters_N "
             "a one-word head inside it; its heads are not read"),
     _reader("duplicate-mention", 3, WARNING, "the same span twice in one cluster; kept once"),
-    Check("spacy.form-changed", 2, WARNING,
-          "a token form that held white space was written with '_' (writer)", FORMAT),
 )
 
 PLUGIN = FormatPlugin(FORMAT)

@@ -95,14 +95,15 @@ def record_of(doc: Document, report: ConversionReport, discontinuous: str = "dro
         if heads and all(h is not None for h in heads):
             groups[f"coref_head_clusters_{n}"] = [_span(spans, h, h) for h in heads
                                                   if h is not None]
-    record: dict[str, Any] = {} if doc.attrs.get(UNNAMED) else {"doc_key": doc_key(doc)}
-    record.update({
+    record: dict[str, Any] = {
         "text": text,
         "sents": [{"start": spans[a][0], "end": spans[b - 1][1]} for a, b in w.sentences
                   if b > a],
         "tokens": tokens,
         "spans": groups,
-    })
+    }
+    if not doc.attrs.get(UNNAMED):   # after the keys of Doc.to_json(), whose first is text
+        record["doc_key"] = doc_key(doc)
     _other_groups(doc, record)
     if not record["spans"]:
         del record["spans"]       # as Doc.to_json() leaves it out
