@@ -79,7 +79,9 @@ FAILURES = CLASSES[4:]
 CONVERT_TO = {"conll2012": ".conllu", "corefud": ".conll", "ua-exploded": ".conllu",
               "lcc": ".conllu", "mmax2": ".conllu", "jsonlines": ".conll", "brat": ".conll",
               "gap": ".jsonlines", "webanno-tsv": ".conllu", "uima-cas": ".conllu",
-              "text2text": ".conllu", "text2text-json": ".conllu"}
+              "text2text": ".conllu", "text2text-json": ".conllu",
+              **{fmt: ".conllu" for fmt in ("fastcoref", "maverick", "spacy", "stanza",
+                                            "stanza-json", "corenlp", "corenlp-json")}}
 
 
 # ============================================================================ samples
@@ -123,7 +125,42 @@ def samples() -> dict[str, fuzz.Sample]:
                     "poetry.t2t.json"),
     ]
     found.update({s.name: s for s in extra})
+    found.update({s.name: s for s in _library_samples(found["gum-poetry"])})
     return found
+
+
+def _library_samples(poetry: fuzz.Sample) -> list[fuzz.Sample]:
+    """Real outputs of NLP libraries where public ones exist (fastcoref, Stanza, CoreNLP),
+    else their documented output (spaCy, Stanza's JSON), and Maverick's written by corefkit
+    from a real CorefUD sample (no file of it exists)."""
+    import corefkit
+
+    outputs, examples = CORPORA / "system-outputs", ROOT / "examples" / "libraries"
+
+    def one(name: str, fmt: str, path: Path, as_name: str) -> fuzz.Sample:
+        return fuzz.Sample(name, fmt, ((as_name, path.read_bytes()),), as_name)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        fuzz._write(folder / "source", dict(poetry.files))
+        corefkit.write(corefkit.read(folder / "source" / poetry.main, "corefud"),
+                       folder / "poetry.maverick.jsonl", "maverick")
+        maverick = (folder / "poetry.maverick.jsonl").read_bytes()
+    return [
+        one("fastcoref-out", "fastcoref", outputs / "fastcoref/out_test.jsonlines",
+            "out.fastcoref.jsonl"),
+        fuzz.Sample("poetry-maverick", "maverick", (("poetry.maverick.jsonl", maverick),),
+                    "poetry.maverick.jsonl"),
+        one("spacy-experimental", "spacy", examples / "spacy/spacy-experimental.jsonl",
+            "exp.spacy.jsonl"),
+        one("stanza-example", "stanza", outputs / "stanza/coref_doc_example.tabs.conllu",
+            "stanza.conllu"),
+        one("stanza-documented", "stanza-json", examples / "stanza/documented.json",
+            "stanza.json"),
+        one("corenlp-xml", "corenlp", outputs / "corenlp/input.txt.xml", "input.txt.xml"),
+        one("corenlp-headlines", "corenlp-json", outputs / "corenlp/corenlp-parser_headlines.json",
+            "headlines.json"),
+    ]
 
 
 def _cas_sample(source: fuzz.Sample) -> fuzz.Sample:
@@ -147,11 +184,20 @@ def sample_names(fmt: str) -> list[str]:
     return {"jsonlines": ["spanbert", "preco"], "gap": ["gap"],
             "brat": ["litbank-brat"], "webanno-tsv": ["gum-tsv", "tsv3-stacked"],
             "uima-cas": ["gum-poetry-cas"], "text2text": ["llm-poetry", "llm-proof"],
-            "text2text-json": ["llm-poetry-json"]}.get(fmt) or fuzz.sample_names(fmt)
+            "text2text-json": ["llm-poetry-json"], "fastcoref": ["fastcoref-out"],
+            "maverick": ["poetry-maverick"], "spacy": ["spacy-experimental"],
+            "stanza": ["stanza-example"], "stanza-json": ["stanza-documented"],
+            "corenlp": ["corenlp-xml"], "corenlp-json": ["corenlp-headlines"]}.get(fmt) \
+        or fuzz.sample_names(fmt)
 
 
 FORMATS = ("conll2012", "corefud", "ua-exploded", "lcc", "mmax2", "jsonlines", "brat", "gap",
-           "webanno-tsv", "uima-cas", "text2text", "text2text-json")
+           "webanno-tsv", "uima-cas", "text2text", "text2text-json",
+           # what NLP libraries write
+           "fastcoref", "maverick", "spacy", "stanza", "stanza-json", "corenlp", "corenlp-json")
+# the JSON formats: every value set to each breaker, deleted, doubled or moved
+JSON_FORMATS = ("lcc", "jsonlines", "text2text-json", "fastcoref", "maverick", "spacy",
+                "stanza-json", "corenlp-json")
 
 
 # ============================================================================ mutation kinds
@@ -231,7 +277,7 @@ def line_kinds(fmt: str) -> list[Kind]:
              Kind("line: the file twice", "line", _op("concat", at=0.0)),
              Kind("line: the file and half of it", "line", _op("concat", at=0.5))]
     if fmt in ("conll2012", "corefud", "ua-exploded", "brat", "gap", "jsonlines",
-               "webanno-tsv"):
+               "webanno-tsv", "stanza"):
         kinds += [Kind("line: sentence deleted", "line", _op("del-block")),
                   Kind("line: sentence duplicated", "line", _op("dup-block")),
                   Kind("line: sentences swapped", "line", _op("swap-blocks"))]
@@ -256,6 +302,11 @@ STRUCTURE = {
     "text2text": [],
     "text2text-json": ['"doc_id"', '"tokens"', '"clusters_token_offsets"',
                        '"clusters_text_mentions"'],
+    "fastcoref": ["{"], "maverick": ["{"], "spacy": ["{"],
+    "stanza": ["# sent_id", "# text", "blank"],
+    "stanza-json": ['"coref_chains"', '"text"', '"id"'],
+    "corenlp": ["<coreference", "<mention", "<token", "<sentence"],
+    "corenlp-json": ['"corefs"', '"tokens"', '"sentences"'],
 }
 
 
@@ -276,7 +327,7 @@ def _delete_matching(prefix: str, number: int
 
 
 COLUMNS = {"conll2012": 5, "corefud": 10, "ua-exploded": 12, "brat": 3, "gap": 11,
-           "webanno-tsv": 5}
+           "webanno-tsv": 5, "stanza": 10}
 COLUMN_PIECES = ["", "_", "-1", "99999", "x y", "(", "\u00a0"]
 
 
@@ -331,20 +382,29 @@ PIECES = {**fuzz.PIECES,
           "text2text-json": ["null", "true", "-1", "0", "1", "10000000", "1.5", '"x"', '""',
                              "[]", "{}", "[0]", "[0, 1]", "[-5, 3]", "[[0, 1]]",
                              "[[[0, 0], [0, 0]]]", '{"x": 1}', "1e400", "[1.5, 2]", '"0"',
-                             "[3, -2]"]}
+                             "[3, -2]"],
+          "stanza": ["", "start-id0", "end-id99", "unit-id0", "middle-id0", "start-repr-id1",
+                     "x", ",", "|", "=", "start-id-1", "end-id0,end-id0", "coref_chains="],
+          "corenlp": ["", "0", "-1", "99999", "x", "1 2", "<", "&amp;", "</mention>",
+                      "<mention>"]}
+for _fmt in ("fastcoref", "maverick", "spacy", "stanza-json", "corenlp-json"):
+    PIECES[_fmt] = PIECES["jsonlines"]
 SYNTAX = {**fuzz.SYNTAX,
           "brat": rb"\bT\d+|\bR\d+|\d+|;|[A-Z]+_[A-Z]+|\S+-\d+|Arg\d:",
           "gap": rb"TRUE|FALSE|\d+",
           "webanno-tsv": rb"\[\d+\]|\d+-\d+(?:\.\d+)?|->|\||\*|_|\\",
           "text2text": rb"\[e\d+|e\d+\]|\||,|\[|\]",
-          "uima-cas": rb'\b(?:xmi:id|sofa|begin|end|first|next|members)="[^"]*"|/>|<[\w:]+'}
+          "uima-cas": rb'\b(?:xmi:id|sofa|begin|end|first|next|members)="[^"]*"|/>|<[\w:]+',
+          "stanza": rb"coref_chains=|(?:start|end|middle|unit)-(?:repr-)?id\d+|,|\|",
+          "corenlp": rb"(?:(?<=<start>)|(?<=<end>)|(?<=<head>)|(?<=<sentence>))\d+|"
+                     rb"<mention\b|</mention>|<coreference>|</coreference>|\bid=\"\d+\""}
 
 
 def structure_kinds(fmt: str) -> list[Kind]:
     """The annotation syntax: each match deleted or doubled; each breaker put in place of
     one, or before one (JSON: every value set to each breaker, deleted or doubled; XML: every
     attribute value set to each breaker)."""
-    if fmt in ("lcc", "jsonlines", "text2text-json"):
+    if fmt in JSON_FORMATS:
         kinds = [Kind(f"structure: JSON value set to {p}", "structure", _json(p, 0))
                  for p in PIECES[fmt]]
         kinds += [Kind("structure: JSON member deleted", "structure", _json("0", 1)),
@@ -397,7 +457,7 @@ def _json(piece: str, action: int) -> Callable[[dict[str, bytes], fuzz.Sample, r
     """A JSON value of the file (LCC), or of one line (jsonlines), changed."""
     def apply(files: dict[str, bytes], sample: fuzz.Sample, rng: random.Random) -> None:
         n1 = rng.randrange(10**6)
-        if sample.format in ("lcc", "text2text-json"):  # one JSON value in the file
+        if sample.format in ("lcc", "text2text-json", "stanza-json", "corenlp-json"):  # one value
             files[sample.main] = fuzz._mutate_json(files[sample.main], "json", n1, action, piece)
             return
         lines = files[sample.main].splitlines(keepends=True)

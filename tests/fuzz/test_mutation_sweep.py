@@ -27,7 +27,19 @@ SAMPLE = [
     ("uima-cas", "byte: cut at 25%"),
     ("text2text", "structure: '[e99' inserted before a piece"),
     ("text2text-json", "structure: JSON value set to [[0, 1]]"),
+    ("fastcoref", "structure: JSON value set to [[0, 1]]"),
+    ("maverick", "structure: JSON value set to [-5, 3]"),
+    ("spacy", "structure: JSON value set to [0, 1]"),
+    ("stanza", "structure: annotation piece replaced by 'end-id99'"),
+    ("stanza-json", 'structure: JSON value set to "x"'),
+    ("corenlp", "structure: annotation piece replaced by '99999'"),
+    ("corenlp-json", "structure: JSON value set to [-5, 3]"),
 ]
+# runs a sample does not make: a command that fails on the unmutated sample is not applicable
+# (scoring and reporting a jsonlines file without mentions; normalizing Stanza's JSON and
+# CoreNLP's XML and JSON, which corefkit reads but does not write — Stanza's CoNLL-U is
+# normalized into CoNLL-U)
+NOT_APPLICABLE = 2 + 3
 
 
 def test_the_sample_covers_every_format_and_level():
@@ -46,7 +58,7 @@ def test_kinds_are_many_and_systematic():
 def test_no_mutation_is_silent_crashes_hangs_or_runs_out_of_memory():
     tally = sweep.sweep(sweep.named_cases(SAMPLE), timeout=60)
     runs = sum(tally.counts.values())
-    assert runs >= len(SAMPLE) * len(sweep.COMMANDS) - 7
+    assert runs == len(SAMPLE) * len(sweep.COMMANDS) - NOT_APPLICABLE
     failures = [note for note in tally.notes if note[4].split(":")[0] in sweep.FAILURES]
     assert failures == [], "\n" + tally.table() + "\n" + "\n".join(map(str, failures))
     # a cut XMI is refused where its parser stopped (the sweep found it unlocated)
