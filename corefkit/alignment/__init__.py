@@ -15,10 +15,10 @@ a response document on the key's tokens and says exactly what that took:
 ``docs/reference/alignment.md`` gives the policy and every field of the report.
 """
 
-from corefkit.alignment.pairing import ContentPairs, join, pair_by_content
+from corefkit.alignment.pairing import ContentPairs, join, order_note, pair_by_content
 from corefkit.alignment.project import BOUNDARIES, MERGED, Aligned, AlignmentPolicy, align
 from corefkit.alignment.report import AlignmentSummary, DocumentAlignment, MentionNote
 
 __all__ = ["BOUNDARIES", "MERGED", "Aligned", "AlignmentPolicy", "AlignmentSummary",
            "ContentPairs", "DocumentAlignment",
-           "MentionNote", "align", "join", "pair_by_content"]
+           "MentionNote", "align", "join", "order_note", "pair_by_content"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from corefkit.alignment.pairing import join, pair_by_content
+from corefkit.alignment.pairing import join, order_note, pair_by_content
 from corefkit.alignment.project import AlignmentPolicy, align
 from corefkit.alignment.report import DocumentAlignment, alignment_notes
 from corefkit.errors import Repair
@@ -31,6 +31,9 @@ def onto_gold(documents: Iterable[Document], gold: Iterable[Document], *,
         found = pair_by_content([_words(d) for d in keys], [_words(d) for d in answers])
         pieces = found.pieces
         extra = found.extra
+        moved = order_note(found, keys, answers)
+        if moved is not None:
+            notes.append(moved)
     else:
         index: dict[tuple[str, str], list[int]] = {}
         for n, doc in enumerate(answers):

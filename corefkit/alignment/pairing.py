@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from corefkit.alignment.text import comparable
+from corefkit.errors import Repair
 from corefkit.model import Document, Entity, Mention, Sentence, Token
 
 SHINGLE = 3           # words per shingle
@@ -54,6 +56,25 @@ def pair_by_content(keys: Sequence[Sequence[str]],
     if left:
         _second_round(key_words, response_words, left, found)
     return found
+
+
+def order_note(found: ContentPairs, keys: Sequence[Any],
+               responses: Sequence[Any]) -> Repair | None:
+    """A warning when the text paired response documents with key documents in another order
+    than the files have them (an answer's lines shuffled, documents without names of their
+    own): which pairs moved, so that a pairing by text is never silent about it. ``keys`` and
+    ``responses`` are what was paired (documents, or anything with their ``name``)."""
+    taken = [(i, k) for k, pieces in enumerate(found.pieces) for i in pieces]
+    ordered = sorted(i for i, _ in taken)
+    moved = [(i, k) for (i, k), j in zip(taken, ordered) if i != j]
+    if not moved:
+        return None
+    i, k = moved[0]
+    return Repair("score.reordered-documents",
+                  f"{len(moved)} response document{'s' if len(moved) > 1 else ''} paired by "
+                  "their text with key documents in another order than the files give them "
+                  f"(first: response {responses[i].name} with key {keys[k].name})",
+                  document=responses[i].name, action="scored")
 
 
 def _second_round(key_words: list[list[str]], response_words: list[list[str]],

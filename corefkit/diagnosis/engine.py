@@ -350,14 +350,15 @@ def _mention(d: Described) -> ErrorMention:
 def pair_by_text(keys: list[Document], responses: list[Document]
                  ) -> tuple[list[tuple[Document, Document | None]], list[Repair]]:
     """Pairs by content (``score`` pairs documents without names so), pieces joined."""
-    from corefkit.alignment import join, pair_by_content
+    from corefkit.alignment import join, order_note, pair_by_content
 
     def words(doc: Document) -> list[str]:
         return [t.form for t in doc.tokens if not t.is_empty]
 
     found = pair_by_content([words(d) for d in keys], [words(d) for d in responses])
     pairs: list[tuple[Document, Document | None]] = []
-    notes: list[Repair] = []
+    moved = order_note(found, keys, responses)
+    notes: list[Repair] = [moved] if moved is not None else []
     for doc, pieces in zip(keys, found.pieces):
         pairs.append((doc, join([responses[i] for i in pieces]) if pieces else None))
         if not pieces:

@@ -188,6 +188,7 @@ class Pairing:
 
     missing: list[Reduced] = field(default_factory=list)       # key documents, no response
     extra: list[Reduced] = field(default_factory=list)         # response documents, no key
+    notes: list[Repair] = field(default_factory=list)          # how pairing by text went
 
 
 def pair_documents(keys: Iterable[Reduced], responses: Iterable[Reduced],
@@ -241,7 +242,7 @@ def pair_by_content(keys: Iterable[Reduced], responses: Iterable[Reduced],
                     pairing: Pairing) -> Iterator[tuple[Reduced, Reduced | None]]:
     """Pairs by text (:func:`corefkit.alignment.pair_by_content`): every document of both
     sides is read first; response pieces of one key document are joined in order."""
-    from corefkit.alignment import join
+    from corefkit.alignment import join, order_note
     from corefkit.alignment import pair_by_content as by_content
 
     key_list, response_list = list(keys), list(responses)
@@ -251,6 +252,9 @@ def pair_by_content(keys: Iterable[Reduced], responses: Iterable[Reduced],
         return [t.form for t in reduced.source.tokens if not t.is_empty]
 
     found = by_content([words(k) for k in key_list], [words(r) for r in response_list])
+    moved = order_note(found, key_list, response_list)
+    if moved is not None:
+        pairing.notes.append(moved)
     for key, pieces in zip(key_list, found.pieces):
         if not pieces:
             pairing.missing.append(key)
@@ -460,4 +464,4 @@ def pairing_notes(pairing: Pairing) -> list[Repair]:
     return ([note("score.missing-document", d.name, f"document {d.name} is missing from the "
                   "response; all its mentions count as missed") for d in pairing.missing]
             + [note("score.extra-document", d.name, f"document {d.name} is only in the "
-                    "response; ignored") for d in pairing.extra])
+                    "response; ignored") for d in pairing.extra] + pairing.notes)
